@@ -1,0 +1,106 @@
+package tenants
+
+import "time"
+
+// Kind names one of the four record types that hold a person's data.
+type Kind string
+
+// The record types anonymisation covers (SPEC.md "Other record types").
+const (
+	KindFormSubmission Kind = "formSubmission"
+	KindDigitisation   Kind = "digitisationSubmission"
+	KindCanvassing     Kind = "canvassingSubmission"
+	KindPhoneCallTask  Kind = "phoneCallTask"
+)
+
+// Kinds lists every record kind in a stable order.
+var Kinds = []Kind{KindFormSubmission, KindDigitisation, KindCanvassing, KindPhoneCallTask}
+
+// Contact is the personal contact data of a record. A nil field is absent or removed.
+type Contact struct {
+	Email       *string `bson:"email" json:"email"`
+	PhoneNumber *string `bson:"phoneNumber" json:"phoneNumber"`
+	FirstName   *string `bson:"firstName" json:"firstName"`
+	LastName    *string `bson:"lastName" json:"lastName"`
+	NamePrefix  *string `bson:"namePrefix" json:"namePrefix"`
+}
+
+// Address is the structured postal address of a record.
+type Address struct {
+	Street      *string `bson:"street" json:"street"`
+	HouseNumber *string `bson:"houseNumber" json:"houseNumber"`
+	City        *string `bson:"city" json:"city"`
+	Postcode    *string `bson:"postcode" json:"postcode"`
+}
+
+// ConsentStatus is the state of one consent (CONTRACT.md §4).
+type ConsentStatus string
+
+// The consent states.
+const (
+	StatusGranted    ConsentStatus = "granted"
+	StatusExpired    ConsentStatus = "expired"
+	StatusRevoked    ConsentStatus = "revoked"
+	StatusNotGranted ConsentStatus = "not_granted"
+)
+
+// Consent is one consent of a record with its lifecycle times and proof.
+type Consent struct {
+	// Status is the stored status; read it through StatusAt, which applies the deadline.
+	Status    ConsentStatus `bson:"status" json:"status"`
+	GrantedAt *time.Time    `bson:"grantedAt" json:"grantedAt"`
+	Deadline  *time.Time    `bson:"deadline" json:"deadline"`
+	RevokedAt *time.Time    `bson:"revokedAt" json:"revokedAt"`
+	// RevokedBy names what revoked it: a provider name, "api" or "admin".
+	RevokedBy string `bson:"revokedBy,omitempty" json:"-"`
+	// Proof of consent as sent with the submission (consent_source, consent_ip_address, consent_timestamp).
+	Source    *string `bson:"source" json:"-"`
+	IPAddress *string `bson:"ipAddress" json:"-"`
+	Timestamp *string `bson:"timestamp" json:"-"`
+}
+
+// StatusAt is the consent's status at now: a granted consent whose deadline has passed reads expired.
+func (c Consent) StatusAt(now time.Time) ConsentStatus {
+	switch c.Status {
+	case StatusGranted:
+		if c.Deadline != nil && !now.Before(*c.Deadline) {
+			return StatusExpired
+		}
+		return StatusGranted
+	case StatusExpired, StatusRevoked:
+		return c.Status
+	default:
+		return StatusNotGranted
+	}
+}
+
+// Consents groups the three consents a record can carry.
+type Consents struct {
+	PrimaryPurpose      Consent `bson:"primaryPurpose" json:"primaryPurpose"`
+	GeneralContactEmail Consent `bson:"generalContactEmail" json:"generalContactEmail"`
+	GeneralContactPhone Consent `bson:"generalContactPhone" json:"generalContactPhone"`
+}
+
+// Record is a stored record of any of the four kinds. Payload holds custom fields as
+// JSON-like values (map[string]any, []any, string, float64, int32, int64, bool, nil);
+// Fields holds the kind's own known fields (document_ref, canvasser_id, outcome, notes, ...).
+type Record struct {
+	ID           string         `bson:"_id"`
+	TenantID     string         `bson:"tenantId"`
+	Kind         Kind           `bson:"kind"`
+	PublicID     string         `bson:"publicId"`
+	FormID       string         `bson:"formId,omitempty"`
+	CreatedAt    time.Time      `bson:"createdAt"`
+	Contact      Contact        `bson:"contact"`
+	Address      Address        `bson:"address"`
+	Consents     Consents       `bson:"consents"`
+	Payload      map[string]any `bson:"payload"`
+	Fields       map[string]any `bson:"fields"`
+	MatchKeys    []string       `bson:"matchKeys"`
+	AnonymisedAt *time.Time     `bson:"anonymisedAt"`
+}
+
+// RecordID is the storage key of a record: tenant and public id, so that lookups are by _id only.
+func RecordID(tenantID string, kind Kind, publicID string) string {
+	return tenantID + ":" + string(kind) + ":" + publicID
+}
