@@ -1,0 +1,86 @@
+package mongo
+
+import (
+	"context"
+
+	"github.com/consentforms/consentforms/tenants"
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+)
+
+// People is the per-person lookup: one document per tenant and keyed hash of a normalised
+// e-mail or phone, listing the records that carry it, so that erasure, unsubscribe and
+// consent reads find a person's records by _id instead of scanning.
+type People struct{ c *mongo.Collection }
+
+var _ tenants.PersonStore = (*People)(nil)
+
+type personDoc struct {
+	ID       string   `bson:"_id"`
+	TenantID string   `bson:"tenantId"`
+	Refs     []string `bson:"refs"`
+}
+
+func personID(tenantID, hash string) string { return tenantID + ":" + hash }
+
+// AddRefs records references in one bulk write. It runs before the records are inserted, so
+// a crash in between leaves at most a reference to a record that does not exist.
+func (r *People) AddRefs(ctx context.Context, refs []tenants.PersonRef) error {
+	if len(refs) == 0 {
+		return nil
+	}
+	grouped := map[string][]string{}
+	tenantOf := map[string]string{}
+	var order []string
+	for _, p := range refs {
+		id := personID(p.TenantID, p.Hash)
+		if _, ok := grouped[id]; !ok {
+			order = append(order, id)
+			tenantOf[id] = p.TenantID
+		}
+		grouped[id] = append(grouped[id], tenants.Ref(p.Kind, p.RecordID))
+	}
+	models := make([]mongo.WriteModel, 0, len(order))
+	for _, id := range order {
+		models = append(models, mongo.NewUpdateOneModel().SetFilter(byID(id)).SetUpsert(true).SetUpdate(bson.D{
+			{Key: "$setOnInsert", Value: bson.D{{Key: "tenantId", Value: tenantOf[id]}}},
+			{Key: "$addToSet", Value: bson.D{{Key: "refs", Value: bson.D{{Key: "$each", Value: grouped[id]}}}}},
+		}))
+	}
+	_, err := r.c.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
+	return translate("add person refs", err)
+}
+
+// Refs returns the references of the tenant's person with keyed hash, none if unknown.
+func (r *People) Refs(ctx context.Context, tenantID, hash string) ([]string, error) {
+	var d personDoc
+	err := r.c.FindOne(ctx, byID(personID(tenantID, hash))).Decode(&d)
+	if err = translate("get person", err); err == tenants.ErrNotFound {
+		return nil, nil
+	}
+	return d.Refs, err
+}
+
+// Forget removes handled references from the tenant's person and deletes the document once
+// it lists none. The final delete is conditional on MongoDB; the embedded store answers only
+// _id filters without a scan, so there the caller must serialise Forget with AddRefs.
+func (r *People) Forget(ctx context.Context, tenantID, hash string, refs []string, conditional bool) error {
+	id := personID(tenantID, hash)
+	if len(refs) > 0 {
+		_, err := r.c.UpdateOne(ctx, byID(id), bson.D{{Key: "$pull", Value: bson.D{{Key: "refs", Value: bson.D{{Key: "$in", Value: refs}}}}}})
+		if err != nil {
+			return translate("forget person refs", err)
+		}
+	}
+	if conditional {
+		_, err := r.c.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}, {Key: "refs", Value: bson.D{{Key: "$size", Value: 0}}}})
+		return translate("delete person", err)
+	}
+	left, err := r.Refs(ctx, tenantID, hash)
+	if err != nil || len(left) > 0 {
+		return err
+	}
+	_, err = r.c.DeleteOne(ctx, byID(id))
+	return translate("delete person", err)
+}

@@ -1,0 +1,111 @@
+package tenants
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base32"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Scopes an API key can hold (CONTRACT.md §1).
+const (
+	ScopeSubmissionsWrite = "submissions:write"
+	ScopeRecordsWrite     = "records:write"
+	ScopeSubmissionsRead  = "submissions:read"
+	ScopeGDPRAnonymise    = "gdpr:anonymise"
+	ScopeUnsubscribeWrite = "unsubscribe:write"
+	ScopeAll              = "all"
+)
+
+// AllScopes lists every scope in display order.
+var AllScopes = []string{ScopeSubmissionsWrite, ScopeRecordsWrite, ScopeSubmissionsRead, ScopeGDPRAnonymise, ScopeUnsubscribeWrite, ScopeAll}
+
+// APIKey is a tenant's API key. Only the SHA-256 of its secret is stored: the secret
+// carries 160 random bits, so a fast hash resists guessing as well as a slow one would.
+type APIKey struct {
+	ID         string     `bson:"_id"`
+	TenantID   string     `bson:"tenantId"`
+	Name       string     `bson:"name"`
+	Hash       string     `bson:"hash"`
+	Scopes     []string   `bson:"scopes"`
+	CreatedAt  time.Time  `bson:"createdAt"`
+	ExpiresAt  *time.Time `bson:"expiresAt"`
+	RevokedAt  *time.Time `bson:"revokedAt"`
+	LastUsedAt *time.Time `bson:"lastUsedAt"`
+}
+
+// Usable reports whether the key may authenticate at now.
+func (k APIKey) Usable(now time.Time) bool {
+	return k.RevokedAt == nil && (k.ExpiresAt == nil || now.Before(*k.ExpiresAt))
+}
+
+// Prefix is the visible, non-secret part of the key shown in lists.
+func (k APIKey) Prefix() string { return keyPrefix + k.ID + "_" }
+
+const keyPrefix = "cf_"
+
+var lowerBase32 = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// NewAPIKey creates a key with a random id and secret and returns it with its plaintext,
+// which is shown once and never stored.
+func NewAPIKey(tenantID, name string, scopes []string, expiresAt *time.Time, now time.Time) (APIKey, string, error) {
+	if err := ValidateScopes(scopes); err != nil {
+		return APIKey{}, "", err
+	}
+	id := make([]byte, 8)
+	secret := make([]byte, 20)
+	if _, err := rand.Read(id); err != nil {
+		return APIKey{}, "", fmt.Errorf("key id: %w", err)
+	}
+	if _, err := rand.Read(secret); err != nil {
+		return APIKey{}, "", fmt.Errorf("key secret: %w", err)
+	}
+	k := APIKey{
+		ID: hex.EncodeToString(id), TenantID: tenantID, Name: name,
+		Scopes: slices.Compact(slices.Sorted(slices.Values(scopes))), CreatedAt: now, ExpiresAt: expiresAt,
+	}
+	s := lowerBase32.EncodeToString(secret)
+	k.Hash = hashSecret(s)
+	return k, keyPrefix + k.ID + "_" + s, nil
+}
+
+// ParseAPIKey splits a plaintext key into its id and secret.
+func ParseAPIKey(plain string) (id, secret string, ok bool) {
+	rest, found := strings.CutPrefix(plain, keyPrefix)
+	if !found {
+		return "", "", false
+	}
+	id, secret, found = strings.Cut(rest, "_")
+	if !found || len(id) != 16 || len(secret) != 32 {
+		return "", "", false
+	}
+	return id, secret, true
+}
+
+// Verify reports, in constant time, whether secret is the key's secret.
+func (k APIKey) Verify(secret string) bool {
+	return subtle.ConstantTimeCompare([]byte(hashSecret(secret)), []byte(k.Hash)) == 1
+}
+
+func hashSecret(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+// ValidateScopes checks that scopes is non-empty and holds only known scopes.
+func ValidateScopes(scopes []string) error {
+	if len(scopes) == 0 {
+		return fmt.Errorf("at least one scope is required")
+	}
+	for _, s := range scopes {
+		if !slices.Contains(AllScopes, s) {
+			return fmt.Errorf("unknown scope %q", s)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,94 @@
+// Package consent holds the submission rules of CONTRACT.md §3: which keys are known, how
+// consent flags, deadlines and contact fields are validated, and the codes failures yield.
+package consent
+
+import (
+	"cmp"
+	"slices"
+)
+
+// The validation codes, SPEC.md's table first, then the per-field codes of the contract.
+const (
+	codeFormIDMissing          = "form_id_missing"
+	codeFormIDUnknown          = "form_id_unknown"
+	codeSubmissionIDInvalid    = "submission_id_invalid"
+	codeConsentMissing         = "consent_missing"
+	codePrimaryMissing         = "consent_to_primary_purpose_missing"
+	codePrimaryInvalid         = "consent_to_primary_purpose_invalid"
+	codePrimaryDeclined        = "consent_to_primary_purpose_declined"
+	codePrimaryDeadlineMissing = "consent_to_primary_purpose_deadline_missing"
+	codePrimaryDeadlineInvalid = "consent_to_primary_purpose_deadline_invalid"
+	codePhoneMissing           = "consent_to_general_contact_phone_missing"
+	codePhoneInvalid           = "consent_to_general_contact_phone_invalid"
+	codeEmailMissing           = "consent_to_general_contact_email_missing"
+	codeEmailInvalid           = "consent_to_general_contact_email_invalid"
+	codeGeneralDeadlineInvalid = "consent_to_general_contact_deadline_invalid"
+)
+
+// codeOrder is the canonical order; Codes is a copy so that callers cannot reorder it.
+var codeOrder = [...]string{
+	codeFormIDMissing,
+	codeFormIDUnknown,
+	codeSubmissionIDInvalid,
+	codeConsentMissing,
+	codePrimaryMissing,
+	codePrimaryInvalid,
+	codePrimaryDeclined,
+	codePrimaryDeadlineMissing,
+	codePrimaryDeadlineInvalid,
+	codePhoneMissing,
+	codePhoneInvalid,
+	codeEmailMissing,
+	codeEmailInvalid,
+	codeGeneralDeadlineInvalid,
+	keyFirstName + "_invalid",
+	keyLastName + "_invalid",
+	keyNamePrefix + "_invalid",
+	keyAddressStreet + "_invalid",
+	keyAddressHouseNumber + "_invalid",
+	keyAddressCity + "_invalid",
+	keyAddressPostcode + "_invalid",
+	keyConsentSource + "_invalid",
+	keyConsentIPAddress + "_invalid",
+	keyConsentTimestamp + "_invalid",
+}
+
+// Codes lists every validation code in the order responses list them.
+var Codes = slices.Clone(codeOrder[:])
+
+// codeRank is the position of code in codeOrder, or len(codeOrder) when it is not one.
+func codeRank(code string) int {
+	if i := slices.Index(codeOrder[:], code); i >= 0 {
+		return i
+	}
+	return len(codeOrder)
+}
+
+// SortCodes sorts codes into the order of Codes; codes not in Codes go last, alphabetically.
+func SortCodes(codes []string) {
+	slices.SortStableFunc(codes, func(a, b string) int {
+		if c := cmp.Compare(codeRank(a), codeRank(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+}
+
+// codeSet collects codes, each once.
+type codeSet []string
+
+func (s *codeSet) add(code string) {
+	if !slices.Contains(*s, code) {
+		*s = append(*s, code)
+	}
+}
+
+// sorted returns the codes in canonical order, nil when there are none.
+func (s codeSet) sorted() []string {
+	if len(s) == 0 {
+		return nil
+	}
+	out := slices.Clone([]string(s))
+	SortCodes(out)
+	return out
+}

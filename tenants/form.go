@@ -1,0 +1,39 @@
+package tenants
+
+import "time"
+
+// Field types a form definition can declare.
+var FieldTypes = []string{"text", "number", "boolean", "date", "choice"}
+
+// FieldDef declares one custom field of a form; Personal marks it as personal data to erase.
+type FieldDef struct {
+	Name     string `bson:"name"`
+	Type     string `bson:"type"`
+	Personal bool   `bson:"personal"`
+}
+
+// Form is a form configured for a tenant; submissions name it by FormID.
+type Form struct {
+	ID        string     `bson:"_id"`
+	TenantID  string     `bson:"tenantId"`
+	FormID    string     `bson:"formId"`
+	Name      string     `bson:"name"`
+	Open      bool       `bson:"open"`
+	Fields    []FieldDef `bson:"fields"`
+	CreatedAt time.Time  `bson:"createdAt"`
+	UpdatedAt time.Time  `bson:"updatedAt"`
+}
+
+// FormKey is the storage key of a form.
+func FormKey(tenantID, formID string) string { return tenantID + ":" + formID }
+
+// PersonalFields returns the set of custom fields the form declares personal.
+func (f Form) PersonalFields() map[string]bool {
+	out := map[string]bool{}
+	for _, d := range f.Fields {
+		if d.Personal {
+			out[d.Name] = true
+		}
+	}
+	return out
+}

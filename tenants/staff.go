@@ -1,0 +1,59 @@
+package tenants
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+)
+
+// Staff roles (issue 6). The platform admin belongs to no tenant.
+const (
+	RolePlatformAdmin = "platform_admin"
+	RoleTenantAdmin   = "tenant_admin"
+	RoleSupport       = "support"
+	RoleViewer        = "viewer"
+)
+
+// Roles lists every role, most powerful first.
+var Roles = []string{RolePlatformAdmin, RoleTenantAdmin, RoleSupport, RoleViewer}
+
+// Staff is a user of the admin UI.
+type Staff struct {
+	ID           string    `bson:"_id"`
+	Email        string    `bson:"email"`
+	PasswordHash string    `bson:"passwordHash"`
+	Role         string    `bson:"role"`
+	TenantID     string    `bson:"tenantId"`
+	CreatedAt    time.Time `bson:"createdAt"`
+}
+
+// MinPasswordLength is the shortest staff password accepted.
+const MinPasswordLength = 10
+
+// NewStaff validates the fields and hashes the password with bcrypt.
+func NewStaff(id, email, password, role, tenantID string, now time.Time) (Staff, error) {
+	if !slices.Contains(Roles, role) {
+		return Staff{}, fmt.Errorf("unknown role %q", role)
+	}
+	if role == RolePlatformAdmin && tenantID != "" {
+		return Staff{}, fmt.Errorf("a platform admin belongs to no tenant")
+	}
+	if role != RolePlatformAdmin && tenantID == "" {
+		return Staff{}, fmt.Errorf("role %s needs a tenant", role)
+	}
+	if len(password) < MinPasswordLength || len(password) > 72 {
+		return Staff{}, fmt.Errorf("password must be %d to 72 characters", MinPasswordLength)
+	}
+	h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+	if err != nil {
+		return Staff{}, fmt.Errorf("hash password: %w", err)
+	}
+	return Staff{ID: id, Email: email, PasswordHash: string(h), Role: role, TenantID: tenantID, CreatedAt: now}, nil
+}
+
+// CheckPassword reports whether password is the user's.
+func (s Staff) CheckPassword(password string) bool {
+	return bcrypt.CompareHashAndPassword([]byte(s.PasswordHash), []byte(password)) == nil
+}

@@ -1,0 +1,34 @@
+package tenants
+
+import "time"
+
+// DefaultRateLimit is the requests per second allowed per API key when a tenant sets none.
+const DefaultRateLimit = 100
+
+// Tenant statuses.
+const (
+	TenantActive    = "active"
+	TenantSuspended = "suspended"
+)
+
+// Tenant is an organisation using the service; every other record belongs to one.
+type Tenant struct {
+	ID        string    `bson:"_id"`
+	Name      string    `bson:"name"`
+	Status    string    `bson:"status"`
+	RateLimit int       `bson:"rateLimit"`
+	CreatedAt time.Time `bson:"createdAt"`
+	// SendGridPublicKey is the base64 DER ECDSA key that verifies SendGrid's signed event webhook.
+	SendGridPublicKey string `bson:"sendgridPublicKey,omitempty"`
+}
+
+// Active reports whether the tenant's keys may be used.
+func (t Tenant) Active() bool { return t.Status != TenantSuspended }
+
+// Limit is the tenant's per-key rate limit in requests per second.
+func (t Tenant) Limit() int {
+	if t.RateLimit <= 0 {
+		return DefaultRateLimit
+	}
+	return t.RateLimit
+}

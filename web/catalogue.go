@@ -1,0 +1,64 @@
+package web
+
+import "strings"
+
+// ScopeOptions lists the API key scopes in the order the issue form shows them, each with
+// what it allows.
+func ScopeOptions() []Option {
+	return []Option{
+		{Value: ScopeSubmissionsWrite, Label: "Accept form submissions"},
+		{Value: ScopeRecordsWrite, Label: "Create digitisation and canvassing submissions, phone call tasks"},
+		{Value: ScopeSubmissionsRead, Label: "Read submissions and consent state"},
+		{Value: ScopeGDPRAnonymise, Label: "Search and anonymise personal data"},
+		{Value: ScopeUnsubscribeWrite, Label: "Unsubscribe (provider webhooks)"},
+		{Value: ScopeAll, Label: "All of the above"},
+	}
+}
+
+// FieldTypeOptions lists the custom field types.
+func FieldTypeOptions() []Option {
+	return []Option{
+		{Value: FieldText, Label: "Text"},
+		{Value: FieldNumber, Label: "Number"},
+		{Value: FieldBoolean, Label: "Yes/no"},
+		{Value: FieldDate, Label: "Date"},
+		{Value: FieldChoice, Label: "Choice"},
+	}
+}
+
+// StatusOptions lists the consent statuses for filters.
+func StatusOptions() []Option {
+	return []Option{
+		{Value: StatusGranted, Label: StatusLabel(StatusGranted)},
+		{Value: StatusExpired, Label: StatusLabel(StatusExpired)},
+		{Value: StatusRevoked, Label: StatusLabel(StatusRevoked)},
+		{Value: StatusNotGranted, Label: StatusLabel(StatusNotGranted)},
+	}
+}
+
+// ConsentOptions lists the three consents by their API names.
+func ConsentOptions() []Option {
+	return []Option{
+		{Value: "primaryPurpose", Label: "Primary purpose"},
+		{Value: "generalContactEmail", Label: "General contact by e-mail"},
+		{Value: "generalContactPhone", Label: "General contact by phone"},
+	}
+}
+
+// ProviderWebhooks returns the unsubscribe webhook URL of every provider under baseURL
+// (the service's public origin, e.g. https://consent.example.org), with a setup hint each.
+func ProviderWebhooks(baseURL string) []ProviderWebhook {
+	base := strings.TrimRight(baseURL, "/") + "/api/v1/"
+	return []ProviderWebhook{
+		{Provider: "brevo", Label: "Brevo", URL: base + "brevo/unsubscribe",
+			Hint: "Add a webhook for “Unsubscribed” events with header Authorization: Bearer <API key with unsubscribe:write>."},
+		{Provider: "mailchimp", Label: "Mailchimp", URL: base + "mailchimp/unsubscribe?token=<webhook token>",
+			Hint: "Issue a token under Webhook credentials, then add the URL shown there in Audience → Webhooks with “Unsubscribes” ticked."},
+		{Provider: "sendgrid", Label: "SendGrid", URL: base + "sendgrid/unsubscribe",
+			Hint: "Event Webhook with “Unsubscribe” and “Group Unsubscribe”; enable signing and paste its public key under Webhook credentials."},
+		{Provider: "mailjet", Label: "Mailjet", URL: base + "mailjet/unsubscribe",
+			Hint: "Event notification for “Unsub”; put an API key in the URL as the password: https://api:<API key>@host/api/v1/mailjet/unsubscribe."},
+		{Provider: "postmark", Label: "Postmark", URL: base + "postmark/unsubscribe",
+			Hint: "Webhook for “Subscription change” with Basic auth: any user name, an API key with unsubscribe:write as password."},
+	}
+}

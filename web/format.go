@@ -1,0 +1,214 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// mask stands in for hidden characters.
+const mask = "***"
+
+// MaskEmail hides an e-mail address but its first character and domain: j***@example.org.
+func MaskEmail(s string) string {
+	if s == "" {
+		return ""
+	}
+	at := strings.LastIndexByte(s, '@')
+	if at < 0 {
+		return MaskText(s)
+	}
+	return MaskText(s[:at]) + s[at:]
+}
+
+// MaskPhone hides a phone number but its first two and last two digits: +49******78.
+// The number of stars is fixed so that the length is not revealed either.
+func MaskPhone(s string) string {
+	if s == "" {
+		return ""
+	}
+	lead := ""
+	if strings.HasPrefix(s, "+") {
+		lead, s = "+", s[1:]
+	}
+	if len(s) < 7 {
+		return lead + "******"
+	}
+	return lead + s[:2] + "******" + s[len(s)-2:]
+}
+
+// MaskText hides all of s but its first character: J***.
+func MaskText(s string) string {
+	if s == "" {
+		return ""
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	return string(r) + mask
+}
+
+// maskAll hides s entirely; "" stays "" so that absent values still read as absent.
+func maskAll(s string) string {
+	if s == "" {
+		return ""
+	}
+	return mask
+}
+
+// orDash shows an absent value as an em dash.
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// formatTime renders a time in UTC to the minute.
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return t.UTC().Format("2006-01-02 15:04 UTC")
+}
+
+// formatTimePtr renders an optional time; nil is an em dash.
+func formatTimePtr(t *time.Time) string {
+	if t == nil {
+		return "—"
+	}
+	return formatTime(*t)
+}
+
+// isoTime is the machine-readable form for <time datetime>.
+func isoTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// StatusLabel is the human label of a consent status.
+func StatusLabel(status string) string {
+	switch status {
+	case StatusGranted:
+		return "Granted"
+	case StatusExpired:
+		return "Expired"
+	case StatusRevoked:
+		return "Revoked"
+	case StatusNotGranted, "":
+		return "Not granted"
+	}
+	return status
+}
+
+// statusClass is the badge class of a consent status.
+func statusClass(status string) string {
+	if status == "" {
+		status = StatusNotGranted
+	}
+	return "badge badge-" + strings.ReplaceAll(status, "_", "-")
+}
+
+// RoleLabel is the human label of a staff role.
+func RoleLabel(role string) string {
+	switch role {
+	case "platform_admin":
+		return "Platform admin"
+	case "tenant_admin":
+		return "Tenant admin"
+	case "support":
+		return "Support"
+	case "viewer":
+		return "Viewer"
+	}
+	return role
+}
+
+// formatCounts renders counts as "key: n" pairs in key order.
+func formatCounts(c map[string]int) string {
+	keys := make([]string, 0, len(c))
+	for k := range c {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + ": " + strconv.Itoa(c[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// PayloadFields turns a record's custom fields into sorted rows; personal(key, value) decides
+// which are masked for viewers without access to personal data (nil: none).
+func PayloadFields(payload map[string]any, personal func(key string, value any) bool) []PayloadField {
+	fields := make([]PayloadField, 0, len(payload))
+	for k, v := range payload {
+		fields = append(fields, PayloadField{
+			Key:      k,
+			Value:    FormatValue(v),
+			Personal: personal != nil && personal(k, v),
+		})
+	}
+	sort.Slice(fields, func(i, j int) bool { return fields[i].Key < fields[j].Key })
+	return fields
+}
+
+// FormatValue renders a JSON-like value: strings as they are, null as "null", others as JSON.
+func FormatValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return x
+	case bool:
+		return strconv.FormatBool(x)
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case int, int32, int64:
+		return fmt.Sprint(x)
+	case time.Time:
+		return isoTime(x)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// reveal shows a personal value in full when show is set, else masked; absent is a dash.
+func reveal(show bool, s string, maskFn func(string) string) string {
+	if !show {
+		s = maskFn(s)
+	}
+	return orDash(s)
+}
+
+// revealField shows a custom field, masking it when it is personal and show is not set.
+func revealField(show bool, f PayloadField) string {
+	if f.Personal && !show {
+		return maskAll(f.Value)
+	}
+	return f.Value
+}
+
+// roleOptions turns role names into select options with their labels.
+func roleOptions(roles []string) []Option {
+	opts := make([]Option, len(roles))
+	for i, r := range roles {
+		opts[i] = Option{Value: r, Label: RoleLabel(r)}
+	}
+	return opts
+}
+
+// errorMessage is the page's message, or a generic one for its status.
+func errorMessage(p ErrorPage) string {
+	switch {
+	case p.Message != "":
+		return p.Message
+	case p.Status == 404:
+		return "There is nothing here."
+	case p.Status >= 500:
+		return "Something went wrong on our side. Please try again."
+	}
+	return "The request could not be completed."
+}

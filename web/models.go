@@ -1,0 +1,259 @@
+// Package web holds the admin UI's presentation: templ components, the view models they
+// render, and the embedded static assets. Handlers in package admin fill the view models
+// (plain structs) and render the components; nothing here touches the store or the request.
+package web
+
+import "time"
+
+// Layout is the frame every page shares: title, the signed-in user, navigation, CSRF token
+// and one flash message.
+type Layout struct {
+	// Title is the page title, shown in <title> and as the page heading.
+	Title string
+	// User is the signed-in staff user; nil on the sign-in page and error pages before sign-in.
+	User *User
+	// Nav lists the navigation entries this user may use, in display order (see BuildNav).
+	Nav []NavItem
+	// CSRF is the session's token, rendered into every POST form as _csrf and into
+	// hx-headers as X-CSRF-Token.
+	CSRF string
+	// Flash is a one-time message; the zero value shows nothing.
+	Flash Flash
+}
+
+// User is the identity shown in the page header.
+type User struct {
+	Name       string
+	Email      string
+	Role       string // platform_admin, tenant_admin, support or viewer
+	TenantName string // empty for a platform admin
+}
+
+// NavItem is one navigation entry. Key names it for data-testid="nav-<Key>".
+type NavItem struct {
+	Key    string
+	Label  string
+	Href   string
+	Active bool
+}
+
+// FlashKind is the kind of a flash message.
+type FlashKind string
+
+// The flash kinds; each renders with data-testid="flash-<kind>".
+const (
+	FlashSuccess FlashKind = "success"
+	FlashError   FlashKind = "error"
+)
+
+// Flash is a message carried to the next page, e.g. after a redirect.
+type Flash struct {
+	Kind FlashKind
+	Text string
+}
+
+// FieldErrors maps an input's name to the message shown beside it. A nil map has no errors.
+type FieldErrors map[string]string
+
+// Get returns the error for the named field, or "".
+func (e FieldErrors) Get(name string) string { return e[name] }
+
+// Has reports whether the named field has an error.
+func (e FieldErrors) Has(name string) bool { return e[name] != "" }
+
+// Option is one choice of a <select>.
+type Option struct {
+	Value string
+	Label string
+}
+
+// Pager describes the current page of a paged list. Page counts from 1.
+type Pager struct {
+	Page    int
+	HasNext bool
+}
+
+// HasPrev reports whether there is a page before this one.
+func (p Pager) HasPrev() bool { return p.Page > 1 }
+
+// LoginPage is the sign-in form (GET/POST PathLogin).
+type LoginPage struct {
+	Layout Layout
+	Email  string // re-filled after a failed attempt; the password never is
+	Errors FieldErrors
+}
+
+// RecordCounts counts records per record type; the dashboard and anonymisation use it.
+type RecordCounts struct {
+	FormSubmissions         int
+	DigitisationSubmissions int
+	CanvassingSubmissions   int
+	PhoneCallTasks          int
+}
+
+// Total is the sum over all record types.
+func (c RecordCounts) Total() int {
+	return c.FormSubmissions + c.DigitisationSubmissions + c.CanvassingSubmissions + c.PhoneCallTasks
+}
+
+// StatusCounts counts one consent's records per status.
+type StatusCounts struct {
+	Granted    int
+	Expired    int
+	Revoked    int
+	NotGranted int
+}
+
+// ConsentCounts holds status counts for each of the three consents.
+type ConsentCounts struct {
+	PrimaryPurpose      StatusCounts
+	GeneralContactEmail StatusCounts
+	GeneralContactPhone StatusCounts
+}
+
+// DashboardPage is the start page (GET PathDashboard).
+type DashboardPage struct {
+	Layout   Layout
+	Records  RecordCounts
+	Consents ConsentCounts
+	// Recent is the latest audit activity, newest first (a handful of entries).
+	Recent []AuditEntry
+}
+
+// Custom field types a form can declare.
+const (
+	FieldText    = "text"
+	FieldNumber  = "number"
+	FieldBoolean = "boolean"
+	FieldDate    = "date"
+	FieldChoice  = "choice"
+)
+
+// FormItem is one row of the forms list.
+type FormItem struct {
+	ID         string
+	Name       string
+	Open       bool
+	FieldCount int
+	CreatedAt  time.Time
+}
+
+// FormsPage lists the tenant's forms (GET PathForms).
+type FormsPage struct {
+	Layout  Layout
+	Forms   []FormItem
+	CanEdit bool // shows "New form" and edit links
+}
+
+// CustomField is one custom field row of a form definition.
+type CustomField struct {
+	Name     string
+	Type     string // one of FieldText, FieldNumber, FieldBoolean, FieldDate, FieldChoice
+	Personal bool
+}
+
+// FormInput is the form definition as edited. Posted as form_id, name, open ("on"),
+// field_count and, per row i, field.<i>.name, field.<i>.type, field.<i>.personal ("on").
+// Rows with an empty name are blank and should be ignored.
+type FormInput struct {
+	ID     string
+	Name   string
+	Open   bool
+	Fields []CustomField
+}
+
+// ProviderWebhook is the unsubscribe webhook URL of one provider with a setup hint.
+type ProviderWebhook struct {
+	Provider string // brevo, mailchimp, sendgrid, mailjet, postmark
+	Label    string
+	URL      string
+	Hint     string
+}
+
+// FormEditPage creates (New) or edits a form (GET PathFormNew, GET/POST FormPath(id)).
+type FormEditPage struct {
+	Layout  Layout
+	New     bool // creating: form id is editable and the form posts to PathForms
+	Form    FormInput
+	Errors  FieldErrors // keys: form_id, name, field.<i>.name, field.<i>.type
+	CanEdit bool        // false renders the definition read-only
+	// Webhooks are the tenant's unsubscribe webhook URLs (see ProviderWebhooks); shown when editing.
+	Webhooks []ProviderWebhook
+}
+
+// The API key scopes (CONTRACT.md §1).
+const (
+	ScopeSubmissionsWrite = "submissions:write"
+	ScopeRecordsWrite     = "records:write"
+	ScopeSubmissionsRead  = "submissions:read"
+	ScopeGDPRAnonymise    = "gdpr:anonymise"
+	ScopeUnsubscribeWrite = "unsubscribe:write"
+	ScopeAll              = "all"
+)
+
+// KeyItem is one API key as listed; the secret is never part of it.
+type KeyItem struct {
+	ID         string
+	Name       string
+	Prefix     string // the visible, non-secret prefix, e.g. cf_<keyid>
+	Scopes     []string
+	CreatedAt  time.Time
+	ExpiresAt  *time.Time
+	LastUsedAt *time.Time
+	RevokedAt  *time.Time
+}
+
+// KeyInput is the issue form as filled: name, scope (repeated checkbox), expires (YYYY-MM-DD).
+type KeyInput struct {
+	Name    string
+	Scopes  []string
+	Expires string
+}
+
+// KeysPage lists API keys and offers the issue form (GET/POST PathKeys).
+type KeysPage struct {
+	Layout    Layout
+	Keys      []KeyItem
+	Form      KeyInput
+	Errors    FieldErrors // keys: name, scope, expires
+	CanManage bool        // shows the issue form and revoke buttons
+	Now       time.Time   // to tell expired keys; zero means time.Now()
+}
+
+// KeyIssuedPage shows a newly issued key's plaintext, once.
+type KeyIssuedPage struct {
+	Layout    Layout
+	Key       KeyItem
+	Plaintext string
+}
+
+// WebhookTokenItem is one Mailchimp webhook token as listed; the secret is never part of it.
+type WebhookTokenItem struct {
+	ID         string
+	Name       string
+	Prefix     string
+	CreatedAt  time.Time
+	LastUsedAt *time.Time
+	RevokedAt  *time.Time
+}
+
+// WebhooksPage manages webhook credentials (GET PathWebhooks): Mailchimp tokens
+// (POST PathMailchimpTokens with name) and the SendGrid verification key
+// (POST PathSendGridKey with public_key; POST PathSendGridKeyClear).
+type WebhooksPage struct {
+	Layout          Layout
+	MailchimpTokens []WebhookTokenItem
+	TokenName       string
+	// SendGridKey is the stored public key, or what was pasted when it failed validation.
+	SendGridKey      string
+	SendGridKeySaved bool // a key is stored (offers "Clear")
+	Errors           FieldErrors // keys: name, public_key
+	CanManage        bool
+}
+
+// WebhookTokenIssuedPage shows a newly issued Mailchimp token and its full URL, once.
+type WebhookTokenIssuedPage struct {
+	Layout Layout
+	Token  string
+	URL    string // the full webhook URL including ?token=
+}

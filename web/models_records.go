@@ -1,0 +1,235 @@
+package web
+
+import "time"
+
+// The consent statuses (CONTRACT.md §4), as the badges show them.
+const (
+	StatusGranted    = "granted"
+	StatusExpired    = "expired"
+	StatusRevoked    = "revoked"
+	StatusNotGranted = "not_granted"
+)
+
+// SubmissionFilter narrows the submissions list: query parameters form, consent, status.
+type SubmissionFilter struct {
+	FormID  string
+	Consent string // primaryPurpose, generalContactEmail, generalContactPhone, or "" for any
+	Status  string // one of the Status constants, or "" for any
+}
+
+// SubmissionItem is one row of the submissions list. Email and Phone are given in full and
+// are always masked when rendered.
+type SubmissionItem struct {
+	ID                  string
+	FormID              string
+	CreatedAt           time.Time
+	Email               string
+	Phone               string
+	PrimaryPurpose      string // status
+	GeneralContactEmail string // status
+	GeneralContactPhone string // status
+	Anonymised          bool
+}
+
+// SubmissionsPage is the paged, filtered submissions list (GET PathSubmissions).
+type SubmissionsPage struct {
+	Layout Layout
+	Filter SubmissionFilter
+	Forms  []Option // the form filter's choices (value: form id)
+	Items  []SubmissionItem
+	Pager  Pager
+}
+
+// ContactView is a record's contact data; "" is absent or removed.
+type ContactView struct {
+	Email       string
+	PhoneNumber string
+	FirstName   string
+	LastName    string
+	NamePrefix  string
+}
+
+// AddressView is a record's postal address; "" is absent or removed.
+type AddressView struct {
+	Street      string
+	HouseNumber string
+	City        string
+	Postcode    string
+}
+
+// ConsentView is one consent with its lifecycle and proof.
+type ConsentView struct {
+	Status    string // read through the deadline (StatusAt), one of the Status constants
+	Deadline  *time.Time
+	GrantedAt *time.Time
+	RevokedAt *time.Time
+	Source    string
+	Timestamp string // consent_timestamp as sent
+	IPAddress string // personal: masked unless ShowPersonal
+}
+
+// ConsentsView holds the three consents of a record.
+type ConsentsView struct {
+	PrimaryPurpose      ConsentView
+	GeneralContactEmail ConsentView
+	GeneralContactPhone ConsentView
+}
+
+// PayloadField is one custom field of a record (see PayloadFields).
+type PayloadField struct {
+	Key      string
+	Value    string
+	Personal bool // masked unless ShowPersonal
+}
+
+// SubmissionDetail is one form submission in full.
+type SubmissionDetail struct {
+	ID           string
+	FormID       string
+	CreatedAt    time.Time
+	AnonymisedAt *time.Time
+	Contact      ContactView
+	Address      AddressView
+	Consents     ConsentsView
+	Payload      []PayloadField
+}
+
+// SubmissionPage shows one submission (GET SubmissionPath(id)).
+type SubmissionPage struct {
+	Layout     Layout
+	Submission SubmissionDetail
+	// ShowPersonal renders contact, address, IP address and personal payload fields in full;
+	// otherwise they are masked.
+	ShowPersonal bool
+}
+
+// AnonymiseSearchPage is step 1 of anonymisation: e-mail and/or phone (GET PathAnonymise).
+type AnonymiseSearchPage struct {
+	Layout Layout
+	Email  string
+	Phone  string
+	Errors FieldErrors // keys: email, phone
+}
+
+// AnonymisePreviewPage is step 2 (POST PathAnonymisePreview): what would be anonymised, and
+// the confirmation, posted to PathAnonymise as email, phone and confirm (must be "ERASE").
+type AnonymisePreviewPage struct {
+	Layout Layout
+	Email  string
+	Phone  string
+	Counts RecordCounts
+	Errors FieldErrors // key: confirm
+}
+
+// AnonymiseConfirmWord is the word the user must type to confirm anonymisation.
+const AnonymiseConfirmWord = "ERASE"
+
+// AnonymiseResultPage is step 3 (POST PathAnonymise): what was anonymised.
+type AnonymiseResultPage struct {
+	Layout Layout
+	Counts RecordCounts
+}
+
+// UnsubscribeResult is the outcome of a manual unsubscribe.
+type UnsubscribeResult struct {
+	Revoked int
+}
+
+// UnsubscribePage revokes general-contact consents by e-mail and/or phone
+// (GET/POST PathUnsubscribe).
+type UnsubscribePage struct {
+	Layout Layout
+	Email  string
+	Phone  string
+	Errors FieldErrors // keys: email, phone
+	Result *UnsubscribeResult
+}
+
+// AuditFilter narrows the audit log: query parameters action, actor, from, to (YYYY-MM-DD).
+type AuditFilter struct {
+	Action string
+	Actor  string
+	From   string
+	To     string
+}
+
+// AuditEntry is one audit log entry as shown.
+type AuditEntry struct {
+	Time      time.Time
+	Actor     string
+	Action    string
+	RecordIDs []string
+	Counts    map[string]int
+	RequestID string
+}
+
+// AuditPage is the paged, filtered audit log (GET PathAudit).
+type AuditPage struct {
+	Layout  Layout
+	Filter  AuditFilter
+	Actions []string // the action filter's choices
+	Entries []AuditEntry
+	Pager   Pager
+	Errors  FieldErrors // keys: from, to
+}
+
+// TenantItem is one tenant as listed.
+type TenantItem struct {
+	ID        string
+	Name      string
+	RateLimit int // requests per second per API key
+	Suspended bool
+	CreatedAt time.Time
+}
+
+// TenantInput is the create-tenant form as filled: name, rate_limit.
+type TenantInput struct {
+	Name      string
+	RateLimit string
+}
+
+// TenantsPage lists and creates tenants; platform admins only (GET/POST PathTenants).
+type TenantsPage struct {
+	Layout  Layout
+	Tenants []TenantItem
+	Form    TenantInput
+	Errors  FieldErrors // keys: name, rate_limit
+}
+
+// StaffItem is one staff user as listed.
+type StaffItem struct {
+	ID          string
+	Email       string
+	Role        string
+	TenantName  string
+	CreatedAt   time.Time
+	LastLoginAt *time.Time
+}
+
+// StaffInput is the create-staff form as filled: email, role, tenant (password is never re-shown).
+type StaffInput struct {
+	Email    string
+	Role     string
+	TenantID string
+}
+
+// StaffPage lists and creates staff users (GET/POST PathStaff).
+type StaffPage struct {
+	Layout Layout
+	Staff  []StaffItem
+	Form   StaffInput
+	// Roles are the roles this user may assign; Tenants the tenants to choose from
+	// (platform admin only; empty hides the tenant select).
+	Roles     []string
+	Tenants   []Option
+	Errors    FieldErrors // keys: email, password, role, tenant
+	CanManage bool
+}
+
+// ErrorPage is a generic error (any status) or, rendered with Forbidden, the 403 page.
+type ErrorPage struct {
+	Layout    Layout
+	Status    int
+	Message   string
+	RequestID string
+}

@@ -1,0 +1,78 @@
+package web
+
+import (
+	"net/url"
+	"strconv"
+)
+
+// The admin UI's paths. The templates link and post to these; package admin registers its
+// routes on the same constants so the two cannot drift apart.
+const (
+	PathDashboard        = "/admin/"
+	PathLogin            = "/admin/login"
+	PathLogout           = "/admin/logout"
+	PathForms            = "/admin/forms"
+	PathFormNew          = "/admin/forms/new"
+	PathKeys             = "/admin/keys"
+	PathWebhooks         = "/admin/webhooks"
+	PathMailchimpTokens  = "/admin/webhooks/mailchimp-tokens"
+	PathSendGridKey      = "/admin/webhooks/sendgrid-key"
+	PathSendGridKeyClear = "/admin/webhooks/sendgrid-key/clear"
+	PathSubmissions      = "/admin/submissions"
+	PathAnonymise        = "/admin/anonymise"
+	PathAnonymisePreview = "/admin/anonymise/preview"
+	PathUnsubscribe      = "/admin/unsubscribe"
+	PathAudit            = "/admin/audit"
+	PathAuditExport      = "/admin/audit/export.csv"
+	PathTenants          = "/admin/tenants"
+	PathStaff            = "/admin/staff"
+	// StaticPrefix is where Asset serves the files named by AssetPath.
+	StaticPrefix = "/admin/static/"
+)
+
+// FormPath is the edit page of a form; its form posts there too.
+func FormPath(id string) string { return PathForms + "/" + url.PathEscape(id) }
+
+// KeyRevokePath is where an API key's revoke button posts.
+func KeyRevokePath(id string) string { return PathKeys + "/" + url.PathEscape(id) + "/revoke" }
+
+// MailchimpTokenRevokePath is where a Mailchimp webhook token's revoke button posts.
+func MailchimpTokenRevokePath(id string) string {
+	return PathMailchimpTokens + "/" + url.PathEscape(id) + "/revoke"
+}
+
+// SubmissionPath is the detail page of a submission.
+func SubmissionPath(id string) string { return PathSubmissions + "/" + url.PathEscape(id) }
+
+// URL is the submissions list with this filter at the given page.
+func (f SubmissionFilter) URL(page int) string {
+	return withQuery(PathSubmissions, url.Values{
+		"form": {f.FormID}, "consent": {f.Consent}, "status": {f.Status},
+	}, page)
+}
+
+// URL is the audit log with this filter at the given page.
+func (f AuditFilter) URL(page int) string { return withQuery(PathAudit, f.values(), page) }
+
+// ExportURL is the CSV export of the audit log with this filter.
+func (f AuditFilter) ExportURL() string { return withQuery(PathAuditExport, f.values(), 1) }
+
+func (f AuditFilter) values() url.Values {
+	return url.Values{"action": {f.Action}, "actor": {f.Actor}, "from": {f.From}, "to": {f.To}}
+}
+
+// withQuery appends the non-empty values, and the page when past the first, to path.
+func withQuery(path string, v url.Values, page int) string {
+	for k, vs := range v {
+		if len(vs) == 0 || vs[0] == "" {
+			delete(v, k)
+		}
+	}
+	if page > 1 {
+		v.Set("page", strconv.Itoa(page))
+	}
+	if len(v) == 0 {
+		return path
+	}
+	return path + "?" + v.Encode()
+}
