@@ -13,6 +13,8 @@ import (
 // Audit is the append-only audit log. Ids are ObjectIds in hex: time-ordered, unique.
 type Audit struct{ c *mongo.Collection }
 
+var _ tenants.AuditLog = (*Audit)(nil)
+
 // NewAuditID returns a fresh time-ordered entry id.
 func NewAuditID() string { return bson.NewObjectID().Hex() }
 

@@ -13,6 +13,8 @@ import (
 // one marker insert succeeds, so no record is counted twice.
 type Erasures struct{ c *mongo.Collection }
 
+var _ tenants.ErasureMarks = (*Erasures)(nil)
+
 type erasureDoc struct {
 	ID       string    `bson:"_id"`
 	TenantID string    `bson:"tenantId"`

@@ -24,6 +24,8 @@ type Records struct {
 	cols map[tenants.Kind]*mongo.Collection
 }
 
+var _ tenants.RecordStore = (*Records)(nil)
+
 func newRecords(db *mongo.Database) *Records {
 	r := &Records{cols: map[tenants.Kind]*mongo.Collection{}}
 	for k, name := range recordCollections {
