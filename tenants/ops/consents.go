@@ -1,0 +1,92 @@
+package ops
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+)
+
+// ConsentView is one consent as the API shows it: status at now and its times.
+type ConsentView struct {
+	Status    tenants.ConsentStatus `json:"status"`
+	Deadline  *time.Time            `json:"deadline"`
+	GrantedAt *time.Time            `json:"grantedAt"`
+	RevokedAt *time.Time            `json:"revokedAt"`
+}
+
+// ConsentsView is a record's three consents.
+type ConsentsView struct {
+	PrimaryPurpose      ConsentView `json:"primaryPurpose"`
+	GeneralContactEmail ConsentView `json:"generalContactEmail"`
+	GeneralContactPhone ConsentView `json:"generalContactPhone"`
+}
+
+// ViewConsents renders a record's consents at now: a passed deadline reads expired at once.
+func ViewConsents(c tenants.Consents, now time.Time) ConsentsView {
+	v := func(c tenants.Consent) ConsentView {
+		return ConsentView{Status: c.StatusAt(now), Deadline: utc(c.Deadline), GrantedAt: utc(c.GrantedAt), RevokedAt: utc(c.RevokedAt)}
+	}
+	return ConsentsView{v(c.PrimaryPurpose), v(c.GeneralContactEmail), v(c.GeneralContactPhone)}
+}
+
+func utc(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC().Truncate(time.Second)
+	return &u
+}
+
+// SubmissionConsents is one submission in a consent lookup.
+type SubmissionConsents struct {
+	SubmissionID string       `json:"submissionId"`
+	FormID       string       `json:"formId"`
+	CreatedAt    time.Time    `json:"createdAt"`
+	Consents     ConsentsView `json:"consents"`
+}
+
+// PersonConsents answers GET /api/v1/consents (CONTRACT.md §7).
+type PersonConsents struct {
+	GeneralContact struct {
+		Email tenants.ConsentStatus `json:"email"`
+		Phone tenants.ConsentStatus `json:"phone"`
+	} `json:"generalContact"`
+	Submissions []SubmissionConsents `json:"submissions"`
+}
+
+// Consents returns the consent state of the tenant's form submissions matching the identity.
+func (s *Service) Consents(ctx context.Context, tenantID string, id Identity) (PersonConsents, error) {
+	matches, _, err := s.find(ctx, tenantID, id, tenants.KindFormSubmission)
+	if err != nil {
+		return PersonConsents{}, wrap("consents", err)
+	}
+	now := s.Now()
+	out := PersonConsents{Submissions: []SubmissionConsents{}}
+	var emails, phones []tenants.ConsentStatus
+	for _, m := range matches {
+		v := ViewConsents(m.rec.Consents, now)
+		emails = append(emails, v.GeneralContactEmail.Status)
+		phones = append(phones, v.GeneralContactPhone.Status)
+		out.Submissions = append(out.Submissions, SubmissionConsents{SubmissionID: m.rec.PublicID, FormID: m.rec.FormID,
+			CreatedAt: m.rec.CreatedAt.UTC().Truncate(time.Second), Consents: v})
+	}
+	sort.SliceStable(out.Submissions, func(i, j int) bool { return out.Submissions[i].CreatedAt.After(out.Submissions[j].CreatedAt) })
+	out.GeneralContact.Email = Aggregate(emails)
+	out.GeneralContact.Phone = Aggregate(phones)
+	return out, nil
+}
+
+// Aggregate folds statuses: granted if any is granted and live, else revoked if any was
+// revoked, else expired if any expired, else not_granted.
+func Aggregate(statuses []tenants.ConsentStatus) tenants.ConsentStatus {
+	for _, want := range []tenants.ConsentStatus{tenants.StatusGranted, tenants.StatusRevoked, tenants.StatusExpired} {
+		for _, s := range statuses {
+			if s == want {
+				return want
+			}
+		}
+	}
+	return tenants.StatusNotGranted
+}
