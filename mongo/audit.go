@@ -2,7 +2,6 @@ package mongo
 
 import (
 	"context"
-	"time"
 
 	"github.com/consentforms/consentforms/tenants"
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -38,18 +37,9 @@ func (r *Audit) Append(ctx context.Context, entries ...tenants.AuditEntry) error
 	return translate("append audit", err)
 }
 
-// AuditFilter narrows an audit listing.
-type AuditFilter struct {
-	Action   string
-	Actor    string
-	From, To time.Time
-	Skip     int64
-	Limit    int64
-}
-
 // List returns the tenant's entries matching f, newest first; tenantID "" lists every
 // tenant's (platform admin).
-func (r *Audit) List(ctx context.Context, tenantID string, f AuditFilter) ([]tenants.AuditEntry, error) {
+func (r *Audit) List(ctx context.Context, tenantID string, f tenants.AuditFilter) ([]tenants.AuditEntry, error) {
 	filter := bson.D{}
 	if tenantID != "" {
 		filter = append(filter, bson.E{Key: "tenantId", Value: tenantID})

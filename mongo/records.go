@@ -125,15 +125,8 @@ func (r *Records) SetConsents(ctx context.Context, rec tenants.Record) error {
 	return translate("set consents", err)
 }
 
-// Page is one page of a record list.
-type Page struct {
-	FormID string // "" = every form
-	Skip   int64
-	Limit  int64
-}
-
 // List returns a page of the tenant's records of kind, newest first.
-func (r *Records) List(ctx context.Context, tenantID string, kind tenants.Kind, p Page) ([]tenants.Record, error) {
+func (r *Records) List(ctx context.Context, tenantID string, kind tenants.Kind, p tenants.Page) ([]tenants.Record, error) {
 	c, err := r.col(kind)
 	if err != nil {
 		return nil, err

@@ -27,6 +27,8 @@ type Store struct {
 	client   *mongo.Client
 	db       *mongo.Database
 	embedded *Embedded // nil on MongoDB or when sharing a running server's store
+	// onEmbedded is true on the embedded store, in this process or a running server's.
+	onEmbedded bool
 
 	Tenants  *Tenants
 	APIKeys  *APIKeys
@@ -53,12 +55,14 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	case uri != "":
 	case cfg.Shared && SocketAlive(cfg.DataDir):
 		uri = SocketURI(cfg.DataDir)
+		s.onEmbedded = true
 	default:
 		e, err := StartEmbedded(ctx, cfg.DataDir, cfg.Database)
 		if err != nil {
 			return nil, err
 		}
 		s.embedded = e
+		s.onEmbedded = true
 		uri = e.URI()
 	}
 	opts := options.Client().ApplyURI(uri).
@@ -176,7 +180,7 @@ func (s *Store) ensure(ctx context.Context) error {
 		}
 		var models []mongo.IndexModel
 		for _, ix := range idx {
-			if s.embedded != nil && !ix.unique {
+			if s.onEmbedded && !ix.unique {
 				continue
 			}
 			m := mongo.IndexModel{Keys: ix.keys}

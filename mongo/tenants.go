@@ -38,8 +38,17 @@ func (r *Tenants) List(ctx context.Context) ([]tenants.Tenant, error) {
 	return out, translate("list tenants", cur.All(ctx, &out))
 }
 
-// Update sets the given fields of tenant id.
-func (r *Tenants) Update(ctx context.Context, id string, set bson.D) error {
+// SetRateLimit changes the tenant's per-key rate limit.
+func (r *Tenants) SetRateLimit(ctx context.Context, tenantID string, perSecond int) error {
+	return r.update(ctx, tenantID, bson.D{{Key: "rateLimit", Value: perSecond}})
+}
+
+// SetStatus suspends or reactivates the tenant.
+func (r *Tenants) SetStatus(ctx context.Context, tenantID, status string) error {
+	return r.update(ctx, tenantID, bson.D{{Key: "status", Value: status}})
+}
+
+func (r *Tenants) update(ctx context.Context, id string, set bson.D) error {
 	res, err := r.c.UpdateOne(ctx, byID(id), bson.D{{Key: "$set", Value: set}})
 	if err != nil {
 		return translate("update tenant", err)
@@ -52,7 +61,7 @@ func (r *Tenants) Update(ctx context.Context, id string, set bson.D) error {
 
 // SetSendGridKey stores (or clears, with "") the tenant's SendGrid verification key.
 func (r *Tenants) SetSendGridKey(ctx context.Context, tenantID, key string) error {
-	return r.Update(ctx, tenantID, bson.D{{Key: "sendgridPublicKey", Value: key}})
+	return r.update(ctx, tenantID, bson.D{{Key: "sendgridPublicKey", Value: key}})
 }
 
 // byID is the only filter the embedded store answers without a scan.

@@ -37,3 +37,17 @@ func (f Form) PersonalFields() map[string]bool {
 	}
 	return out
 }
+
+// ValidFormID reports whether id is usable as a form id: 1–128 characters of A–Z a–z 0–9 . _ : -
+// (the submission id alphabet, so ids stay safe in URLs and storage keys).
+func ValidFormID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == ':' || r == '-') {
+			return false
+		}
+	}
+	return true
+}

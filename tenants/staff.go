@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/consentforms/consentforms/tenants/contact"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -56,4 +57,10 @@ func NewStaff(id, email, password, role, tenantID string, now time.Time) (Staff,
 // CheckPassword reports whether password is the user's.
 func (s Staff) CheckPassword(password string) bool {
 	return bcrypt.CompareHashAndPassword([]byte(s.PasswordHash), []byte(password)) == nil
+}
+
+// ValidStaffEmail reports whether email can be a staff sign-in.
+func ValidStaffEmail(email string) bool {
+	_, ok := contact.NormaliseEmail(email)
+	return ok
 }

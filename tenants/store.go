@@ -84,3 +84,19 @@ type Expiry struct {
 	Consent  string    `bson:"consent"`
 	Deadline time.Time `bson:"deadline"`
 }
+
+// Page is one page of a record list, newest first.
+type Page struct {
+	FormID string // "" = every form
+	Skip   int64
+	Limit  int64
+}
+
+// AuditFilter narrows an audit listing, newest first.
+type AuditFilter struct {
+	Action   string
+	Actor    string
+	From, To time.Time
+	Skip     int64
+	Limit    int64
+}

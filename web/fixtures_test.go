@@ -91,7 +91,7 @@ func samplePages() map[string]templ.Component {
 		"anonymise-preview": AnonymisePreview(AnonymisePreviewPage{Layout: testLayout("Anonymise", NavAnonymise), Email: fullMail,
 			Counts: RecordCounts{FormSubmissions: 2, PhoneCallTasks: 1}}),
 		"anonymise-result": AnonymiseResult(AnonymiseResultPage{Layout: testLayout("Anonymise", NavAnonymise), Counts: RecordCounts{FormSubmissions: 2, PhoneCallTasks: 1}}),
-		"unsubscribe": Unsubscribe(UnsubscribePage{Layout: testLayout("Unsubscribe", NavUnsubscribe), Email: fullMail, Result: &UnsubscribeResult{Revoked: 3}}),
+		"unsubscribe":      Unsubscribe(UnsubscribePage{Layout: testLayout("Unsubscribe", NavUnsubscribe), Email: fullMail, Result: &UnsubscribeResult{Revoked: 3}}),
 		"audit": Audit(AuditPage{Layout: testLayout("Audit log", NavAudit), Entries: audit, Pager: Pager{Page: 1, HasNext: true},
 			Filter:  AuditFilter{Action: "gdpr.anonymised", From: "2025-03-01"},
 			Actions: []string{"submission.accepted", "gdpr.anonymised", "apikey.issued"}}),

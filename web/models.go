@@ -76,6 +76,9 @@ type Pager struct {
 // HasPrev reports whether there is a page before this one.
 func (p Pager) HasPrev() bool { return p.Page > 1 }
 
+// Current is the page number, at least 1.
+func (p Pager) Current() int { return max(p.Page, 1) }
+
 // LoginPage is the sign-in form (GET/POST PathLogin).
 type LoginPage struct {
 	Layout Layout
@@ -246,7 +249,7 @@ type WebhooksPage struct {
 	TokenName       string
 	// SendGridKey is the stored public key, or what was pasted when it failed validation.
 	SendGridKey      string
-	SendGridKeySaved bool // a key is stored (offers "Clear")
+	SendGridKeySaved bool        // a key is stored (offers "Clear")
 	Errors           FieldErrors // keys: name, public_key
 	CanManage        bool
 }

@@ -1,0 +1,73 @@
+package admin
+
+import (
+	"context"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+)
+
+// Store is the storage the admin UI reads and changes; package mongo's Store provides it
+// through StoreOf.
+type Store struct {
+	Tenants TenantRepo
+	APIKeys KeyRepo
+	Forms   FormRepo
+	Staff   StaffRepo
+	Audit   AuditRepo
+	Records RecordRepo
+	Tokens  TokenRepo
+}
+
+// TenantRepo manages tenants.
+type TenantRepo interface {
+	Insert(ctx context.Context, t tenants.Tenant) error
+	Get(ctx context.Context, id string) (tenants.Tenant, error)
+	List(ctx context.Context) ([]tenants.Tenant, error)
+	SetRateLimit(ctx context.Context, tenantID string, perSecond int) error
+	SetStatus(ctx context.Context, tenantID, status string) error
+	SetSendGridKey(ctx context.Context, tenantID, key string) error
+}
+
+// KeyRepo manages API keys.
+type KeyRepo interface {
+	Insert(ctx context.Context, k tenants.APIKey) error
+	List(ctx context.Context, tenantID string) ([]tenants.APIKey, error)
+	Revoke(ctx context.Context, tenantID, id string, now time.Time) error
+}
+
+// FormRepo manages forms.
+type FormRepo interface {
+	Insert(ctx context.Context, f tenants.Form) error
+	Get(ctx context.Context, tenantID, formID string) (tenants.Form, error)
+	Save(ctx context.Context, f tenants.Form) error
+	List(ctx context.Context, tenantID string) ([]tenants.Form, error)
+}
+
+// StaffRepo manages staff users.
+type StaffRepo interface {
+	Insert(ctx context.Context, s tenants.Staff) error
+	ByEmail(ctx context.Context, email string) (tenants.Staff, error)
+	Lookup(ctx context.Context, id string) (tenants.Staff, error)
+	List(ctx context.Context, tenantID string) ([]tenants.Staff, error)
+}
+
+// AuditRepo reads and appends the audit log.
+type AuditRepo interface {
+	Append(ctx context.Context, entries ...tenants.AuditEntry) error
+	List(ctx context.Context, tenantID string, f tenants.AuditFilter) ([]tenants.AuditEntry, error)
+}
+
+// RecordRepo lists and reads records.
+type RecordRepo interface {
+	Get(ctx context.Context, tenantID string, kind tenants.Kind, publicID string) (tenants.Record, error)
+	List(ctx context.Context, tenantID string, kind tenants.Kind, p tenants.Page) ([]tenants.Record, error)
+	Count(ctx context.Context, tenantID string, kind tenants.Kind) (int64, error)
+}
+
+// TokenRepo manages provider webhook tokens.
+type TokenRepo interface {
+	Insert(ctx context.Context, t tenants.WebhookToken) error
+	List(ctx context.Context, tenantID string) ([]tenants.WebhookToken, error)
+	Revoke(ctx context.Context, tenantID, id string, now time.Time) error
+}

@@ -1,0 +1,47 @@
+package api
+
+import (
+	"github.com/consentforms/consentforms/tenants/ops"
+	"github.com/gofiber/fiber/v2"
+)
+
+// anonymise is POST /api/v1/gdpr/search-and-anonymise (SPEC.md; CONTRACT.md §5).
+func (s *server) anonymise(c *fiber.Ctx) error {
+	body, err := decodeObject(c.Body())
+	if err != nil {
+		return err
+	}
+	email, err := optionalString(body, "email")
+	if err != nil {
+		return err
+	}
+	phone, err := optionalString(body, "phoneNumber")
+	if err != nil {
+		return err
+	}
+	id, err := identity(email, phone, "email", "phoneNumber")
+	if err != nil {
+		return err
+	}
+	counts, err := s.Ops.Erase(c.Context(), authOf(c).tenant.ID, authOf(c).actor, requestID(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(struct {
+		Success           bool       `json:"success"`
+		AnonymisedRecords ops.Counts `json:"anonymisedRecords"`
+	}{true, counts})
+}
+
+// optionalString reads a key that may be absent, null or a string.
+func optionalString(body map[string]any, key string) (string, error) {
+	v, ok := body[key]
+	if !ok || v == nil {
+		return "", nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", validation(key+" must be a string or null.", key)
+	}
+	return s, nil
+}

@@ -1,0 +1,154 @@
+// Package api is the JSON API: routes, key authentication, rate limits, handlers and the
+// error envelope. The route table is the authorization table: each route names its casbin
+// object and action where it is registered.
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"time"
+
+	"github.com/consentforms/consentforms/policies"
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/ops"
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/recover"
+)
+
+// TokenStore finds provider webhook tokens (Mailchimp's URL token).
+type TokenStore interface {
+	Lookup(ctx context.Context, id string) (tenants.WebhookToken, error)
+}
+
+// Deps is what the API needs; package cmd wires it.
+type Deps struct {
+	Keys     tenants.KeyStore
+	Tenants  tenants.TenantStore
+	Forms    tenants.FormStore
+	Records  tenants.RecordStore
+	Tokens   TokenStore
+	Ops      *ops.Service
+	Enforcer *policies.Enforcer
+	// Ready reports whether the database answers (GET /readyz).
+	Ready  func(ctx context.Context) error
+	Logger *slog.Logger
+	Now    func() time.Time
+	// BodyLimit is the largest request body in bytes (default 1 MiB).
+	BodyLimit int
+}
+
+type server struct {
+	Deps
+	log     *slog.Logger
+	limiter *limiter
+	touched *touches
+}
+
+// DefaultBodyLimit is CONTRACT.md §2's default size limit.
+const DefaultBodyLimit = 1 << 20
+
+// New builds the Fiber app with every API route; the admin UI mounts on the same app.
+// A path no route matches answers CONTRACT's 404 through the error handler.
+func New(d Deps) *fiber.App {
+	if d.BodyLimit <= 0 {
+		d.BodyLimit = DefaultBodyLimit
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	s := &server{Deps: d, log: d.Logger, limiter: newLimiter(), touched: newTouches()}
+	app := fiber.New(fiber.Config{
+		AppName:               "consentforms",
+		BodyLimit:             d.BodyLimit,
+		ErrorHandler:          s.errorHandler,
+		DisableStartupMessage: true,
+		ReadTimeout:           30 * time.Second,
+		WriteTimeout:          60 * time.Second,
+		IdleTimeout:           120 * time.Second,
+	})
+	app.Use(recover.New())
+	app.Use(s.requestLog)
+	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
+	app.Get("/readyz", s.ready)
+
+	v1 := app.Group("/api/v1")
+	v1.Get("/openapi.json", serveOpenAPI)
+	v1.Post("/forms/accept-submission", s.key("api:submissions", "write"), s.acceptSubmission)
+	v1.Get("/forms/submissions/:id", s.key("api:submissions", "read"), s.getSubmission)
+	v1.Get("/consents", s.key("api:submissions", "read"), s.getConsents)
+	v1.Post("/digitisation/submissions", s.key("api:records", "write"), s.postDigitisation)
+	v1.Post("/canvassing/submissions", s.key("api:records", "write"), s.postCanvassing)
+	v1.Post("/phone-call-tasks", s.key("api:records", "write"), s.postPhoneCallTask)
+	v1.Post("/gdpr/search-and-anonymise", s.key("api:gdpr", "anonymise"), s.anonymise)
+	s.unsubscribeRoutes(v1)
+	return app
+}
+
+func (s *server) ready(c *fiber.Ctx) error {
+	ctx, cancel := context.WithTimeout(c.Context(), 2*time.Second)
+	defer cancel()
+	if err := s.Ready(ctx); err != nil {
+		s.log.Warn("not ready", "err", err)
+		c.Set(fiber.HeaderRetryAfter, "5")
+		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"error": "ServiceUnavailable",
+			"message": "The database is unreachable.", "details": fiber.Map{"retryAfter": 5}})
+	}
+	return c.JSON(fiber.Map{"status": "ready"})
+}
+
+const requestIDKey = "requestId"
+
+// requestLog gives every request an id (a sane client X-Request-ID is kept) and logs one
+// line per request: route pattern, status, duration. Never the body, the query string or
+// the path's values, which may carry personal data.
+func (s *server) requestLog(c *fiber.Ctx) error {
+	id := c.Get("X-Request-ID")
+	if !saneID(id) {
+		b := make([]byte, 12)
+		_, _ = rand.Read(b)
+		id = hex.EncodeToString(b)
+	}
+	c.Locals(requestIDKey, id)
+	c.Set("X-Request-ID", id)
+	start := time.Now()
+	err := c.Next()
+	if err != nil {
+		if herr := s.errorHandler(c, err); herr != nil {
+			_ = c.SendStatus(fiber.StatusInternalServerError)
+		}
+	}
+	attrs := append(logAttrs(c), slog.String("method", c.Method()), slog.Int("status", c.Response().StatusCode()),
+		slog.Duration("duration", time.Since(start)))
+	if a, ok := c.Locals(authKey).(*auth); ok {
+		attrs = append(attrs, slog.String("tenant", a.tenant.ID), slog.String("key", a.actor))
+	}
+	s.log.Info("request", attrs...)
+	return nil
+}
+
+func saneID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+func requestID(c *fiber.Ctx) string {
+	id, _ := c.Locals(requestIDKey).(string)
+	return id
+}
+
+// routeOf is the matched route's pattern, never the concrete path.
+func routeOf(c *fiber.Ctx) string {
+	if r := c.Route(); r != nil && r.Path != "" && r.Path != "/" {
+		return r.Path
+	}
+	return "unmatched"
+}

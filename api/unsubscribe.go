@@ -1,0 +1,155 @@
+package api
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/contact"
+	"github.com/consentforms/consentforms/tenants/ops"
+	"github.com/consentforms/consentforms/tenants/unsubscribe"
+	"github.com/gofiber/fiber/v2"
+)
+
+// SendGrid's signed event webhook headers.
+const (
+	sendgridSignature = "X-Twilio-Email-Event-Webhook-Signature"
+	sendgridTimestamp = "X-Twilio-Email-Event-Webhook-Timestamp"
+)
+
+// unsubscribeRoutes registers POST /api/v1/{provider}/unsubscribe for the five providers
+// (any other segment is 404) with the credentials each provider can present (CONTRACT.md §8).
+func (s *server) unsubscribeRoutes(v1 fiber.Router) {
+	for _, p := range unsubscribe.Providers() {
+		path := "/" + p + "/unsubscribe"
+		switch p {
+		case "mailjet", "postmark":
+			v1.Post(path, s.keyWith("api:unsubscribe", "write", bearerOrBasic), s.unsubscribe(p))
+		case "mailchimp":
+			v1.Post(path, s.mailchimpAuth, s.unsubscribe(p))
+			// Mailchimp validates a webhook URL with an unauthenticated GET.
+			v1.Get(path, func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"success": true}) })
+		case "sendgrid":
+			v1.Post(path, s.sendgridAuth, s.unsubscribe(p))
+		default:
+			v1.Post(path, s.key("api:unsubscribe", "write"), s.unsubscribe(p))
+		}
+	}
+}
+
+// mailchimpAuth accepts the bearer key or the tenant's webhook token in ?token=.
+func (s *server) mailchimpAuth(c *fiber.Ctx) error {
+	token := c.Query("token")
+	if token == "" || c.Get(fiber.HeaderAuthorization) != "" {
+		return s.key("api:unsubscribe", "write")(c)
+	}
+	denied := unauthorized("Invalid or revoked webhook token.")
+	id, secret, ok := tenants.ParseWebhookToken(token)
+	if !ok {
+		return denied
+	}
+	t, err := s.Tokens.Lookup(c.Context(), id)
+	if errors.Is(err, tenants.ErrNotFound) {
+		return denied
+	}
+	if err != nil {
+		return err
+	}
+	if t.Provider != "mailchimp" || !t.Verify(secret) {
+		return denied
+	}
+	return s.admitTenant(c, t.TenantID, "token:"+t.ID)
+}
+
+// sendgridAuth accepts the bearer key or SendGrid's signed event webhook, verified with the
+// public key of the tenant named in ?tenant=.
+func (s *server) sendgridAuth(c *fiber.Ctx) error {
+	sig := c.Get(sendgridSignature)
+	if sig == "" || c.Get(fiber.HeaderAuthorization) != "" {
+		return s.key("api:unsubscribe", "write")(c)
+	}
+	denied := unauthorized("Invalid SendGrid webhook signature.")
+	t, err := s.Tenants.Get(c.Context(), c.Query("tenant"))
+	if errors.Is(err, tenants.ErrNotFound) {
+		return denied
+	}
+	if err != nil {
+		return err
+	}
+	if t.SendGridPublicKey == "" || unsubscribe.VerifySendGrid(t.SendGridPublicKey, sig, c.Get(sendgridTimestamp), c.Body(), s.Now()) != nil {
+		return denied
+	}
+	return s.admitTenant(c, t.ID, "sendgrid:"+t.ID)
+}
+
+// admitTenant admits a webhook credential that is good for its unsubscribe path alone.
+func (s *server) admitTenant(c *fiber.Ctx, tenantID, actor string) error {
+	t, err := s.Tenants.Get(c.Context(), tenantID)
+	if errors.Is(err, tenants.ErrNotFound) {
+		return unauthorized("Unknown tenant.")
+	}
+	if err != nil {
+		return err
+	}
+	if !t.Active() {
+		return unauthorized("The tenant is suspended.")
+	}
+	return s.admit(c, &auth{tenant: t, scopes: []string{tenants.ScopeUnsubscribeWrite}, actor: actor}, "api:unsubscribe", "write")
+}
+
+// unsubscribe handles one provider's unsubscribe path: the generic body or the provider's
+// own events; events that are not unsubscribes change nothing and are answered 200.
+func (s *server) unsubscribe(provider string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		ct := c.Get(fiber.HeaderContentType)
+		// Clients that post JSON without saying so (curl -d sends a form type) are read as JSON.
+		if b := bytes.TrimSpace(c.Body()); len(b) > 0 && (b[0] == '{' || b[0] == '[') {
+			ct = fiber.MIMEApplicationJSON
+		}
+		res, err := unsubscribe.Parse(provider, ct, c.Body())
+		switch {
+		case errors.Is(err, unsubscribe.ErrNoIdentifier):
+			return validation("At least one of email or phone must be provided.", "")
+		case err != nil:
+			return &Error{Status: fiber.StatusBadRequest, Kind: "ValidationError", Code: "invalid_body",
+				Message: "The body is neither {email, phone} JSON nor a " + provider + " unsubscribe webhook."}
+		}
+		a := authOf(c)
+		seen := map[ops.Identity]bool{}
+		revoked := 0
+		for _, ev := range res.Events {
+			id, err := eventIdentity(ev, res.Generic)
+			if err != nil {
+				return err
+			}
+			if (id == ops.Identity{}) || seen[id] {
+				continue
+			}
+			seen[id] = true
+			n, err := s.Ops.Unsubscribe(c.Context(), a.tenant.ID, a.actor, provider, requestID(c), id)
+			if err != nil {
+				return err
+			}
+			revoked += n
+		}
+		return c.JSON(fiber.Map{"success": true, "message": fmt.Sprintf(
+			"%d revoked: general contact consent withdrawn on %d matching submission(s); other consents unchanged.", revoked, revoked)})
+	}
+}
+
+// eventIdentity normalises an event's identifiers. In the generic body a malformed value is
+// the client's error; in a provider's event it is skipped, so the provider does not retry.
+func eventIdentity(ev unsubscribe.Event, generic bool) (ops.Identity, error) {
+	if generic {
+		return identity(ev.Email, ev.Phone, "email", "phone")
+	}
+	var id ops.Identity
+	if e, ok := contact.NormaliseEmail(ev.Email); ok {
+		id.Email = e
+	}
+	if p, ok := contact.NormalisePhone(ev.Phone); ok {
+		id.Phone = p
+	}
+	return id, nil
+}

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/consentforms/consentforms/mongo"
+	"github.com/consentforms/consentforms/tenants"
+)
+
+// cli runs a provisioning command: one JSON object on stdout, or an error (exit non-zero).
+// It uses a running server's embedded store through its socket, or opens the store itself.
+func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error {
+	cmd := args[0] + " " + args[1]
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var run func(context.Context, *mongo.Store) (any, error)
+	switch cmd {
+	case "tenant create":
+		name := fs.String("name", "", "tenant name")
+		rate := fs.Int("rate-limit", tenants.DefaultRateLimit, "requests per second per API key")
+		run = func(ctx context.Context, s *mongo.Store) (any, error) { return createTenant(ctx, s, *name, *rate) }
+	case "key create":
+		tenant := fs.String("tenant", "", "tenant id")
+		scopes := fs.String("scopes", "", "comma-separated scopes, or all")
+		name := fs.String("name", "", "key name")
+		expires := fs.String("expires", "", "expiry, RFC 3339 (optional)")
+		run = func(ctx context.Context, s *mongo.Store) (any, error) {
+			return createKey(ctx, s, *tenant, *scopes, *name, *expires)
+		}
+	case "key revoke":
+		tenant := fs.String("tenant", "", "tenant id")
+		id := fs.String("id", "", "key id")
+		run = func(ctx context.Context, s *mongo.Store) (any, error) {
+			if err := s.APIKeys.Revoke(ctx, *tenant, *id, time.Now().UTC()); err != nil {
+				return nil, err
+			}
+			return map[string]any{"id": *id, "revoked": true}, audit(ctx, s, *tenant, tenants.ActionAPIKeyRevoked, *id)
+		}
+	case "form create":
+		tenant := fs.String("tenant", "", "tenant id")
+		formID := fs.String("form-id", "", "form id")
+		name := fs.String("name", "", "form name")
+		closed := fs.Bool("closed", false, "create the form closed for submissions")
+		run = func(ctx context.Context, s *mongo.Store) (any, error) {
+			return createForm(ctx, s, *tenant, *formID, *name, !*closed)
+		}
+	case "staff create":
+		email := fs.String("email", "", "e-mail to sign in with")
+		password := fs.String("password", "", "password")
+		role := fs.String("role", "", strings.Join(tenants.Roles, "|"))
+		tenant := fs.String("tenant", "", "tenant id (not for platform_admin)")
+		run = func(ctx context.Context, s *mongo.Store) (any, error) {
+			return createStaff(ctx, s, *email, *password, *role, *tenant)
+		}
+	default:
+		return fmt.Errorf("unknown command %q; commands: tenant create, key create, key revoke, form create, staff create", cmd)
+	}
+	if err := fs.Parse(args[2:]); err != nil {
+		return fmt.Errorf("%s: %w", cmd, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%s: unexpected argument %q", cmd, fs.Arg(0))
+	}
+	store, err := openStore(ctx, cfg, true)
+	if err != nil {
+		return err
+	}
+	defer store.Close(context.Background())
+	out, err := run(ctx, store)
+	if err != nil {
+		return fmt.Errorf("%s: %w", cmd, err)
+	}
+	return json.NewEncoder(stdout).Encode(out)
+}
+
+func randomID(prefix string) string {
+	b := make([]byte, 10)
+	_, _ = rand.Read(b)
+	const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
+	out := []byte(prefix)
+	for _, x := range b {
+		out = append(out, alphabet[x&31])
+	}
+	return string(out)
+}
+
+func audit(ctx context.Context, s *mongo.Store, tenantID, action, id string) error {
+	return s.Audit.Append(ctx, tenants.AuditEntry{Time: time.Now().UTC(), TenantID: tenantID, Actor: "cli", Action: action, RecordIDs: []string{id}})
+}
+
+func createTenant(ctx context.Context, s *mongo.Store, name string, rate int) (any, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || len(name) > 200 {
+		return nil, errors.New("--name is required (at most 200 characters)")
+	}
+	if rate < 1 || rate > 1000000 {
+		return nil, errors.New("--rate-limit must be between 1 and 1000000")
+	}
+	t := tenants.Tenant{ID: randomID("t_"), Name: name, Status: tenants.TenantActive, RateLimit: rate, CreatedAt: time.Now().UTC()}
+	if err := s.Tenants.Insert(ctx, t); err != nil {
+		return nil, err
+	}
+	return map[string]any{"id": t.ID, "name": t.Name, "rateLimit": t.RateLimit}, audit(ctx, s, t.ID, tenants.ActionTenantCreated, t.ID)
+}
+
+func requireTenant(ctx context.Context, s *mongo.Store, id string) error {
+	if id == "" {
+		return errors.New("--tenant is required")
+	}
+	if _, err := s.Tenants.Get(ctx, id); err != nil {
+		if errors.Is(err, tenants.ErrNotFound) {
+			return fmt.Errorf("no tenant %q", id)
+		}
+		return err
+	}
+	return nil
+}
+
+func createKey(ctx context.Context, s *mongo.Store, tenantID, scopes, name, expires string) (any, error) {
+	if err := requireTenant(ctx, s, tenantID); err != nil {
+		return nil, err
+	}
+	var list []string
+	for _, sc := range strings.Split(scopes, ",") {
+		if sc = strings.TrimSpace(sc); sc != "" {
+			list = append(list, sc)
+		}
+	}
+	var exp *time.Time
+	if expires != "" {
+		t, err := time.Parse(time.RFC3339, expires)
+		if err != nil {
+			return nil, errors.New("--expires must be an RFC 3339 date-time")
+		}
+		exp = &t
+	}
+	k, plain, err := tenants.NewAPIKey(tenantID, name, list, exp, time.Now().UTC())
+	if err != nil {
+		return nil, err
+	}
+	if err := s.APIKeys.Insert(ctx, k); err != nil {
+		return nil, err
+	}
+	return map[string]any{"id": k.ID, "key": plain, "scopes": k.Scopes}, audit(ctx, s, tenantID, tenants.ActionAPIKeyIssued, k.ID)
+}
+
+func createForm(ctx context.Context, s *mongo.Store, tenantID, formID, name string, open bool) (any, error) {
+	if err := requireTenant(ctx, s, tenantID); err != nil {
+		return nil, err
+	}
+	if !tenants.ValidFormID(formID) {
+		return nil, errors.New("--form-id is required: 1 to 128 characters of A-Z a-z 0-9 . _ : -")
+	}
+	now := time.Now().UTC()
+	f := tenants.Form{TenantID: tenantID, FormID: formID, Name: name, Open: open, CreatedAt: now, UpdatedAt: now}
+	if err := s.Forms.Insert(ctx, f); err != nil {
+		if errors.Is(err, tenants.ErrConflict) {
+			return nil, fmt.Errorf("tenant %s already has a form %q", tenantID, formID)
+		}
+		return nil, err
+	}
+	return map[string]any{"formId": formID}, audit(ctx, s, tenantID, tenants.ActionFormChanged, formID)
+}
+
+func createStaff(ctx context.Context, s *mongo.Store, email, password, role, tenantID string) (any, error) {
+	if tenantID != "" {
+		if err := requireTenant(ctx, s, tenantID); err != nil {
+			return nil, err
+		}
+	}
+	if !tenants.ValidStaffEmail(email) {
+		return nil, errors.New("--email must be an e-mail address")
+	}
+	st, err := tenants.NewStaff(randomID("u_"), email, password, role, tenantID, time.Now().UTC())
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Staff.Insert(ctx, st); err != nil {
+		if errors.Is(err, tenants.ErrConflict) {
+			return nil, errors.New("a staff user with this e-mail exists")
+		}
+		return nil, err
+	}
+	return map[string]any{"id": st.ID}, audit(ctx, s, tenantID, tenants.ActionStaffCreated, st.ID)
+}

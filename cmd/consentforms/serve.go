@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/consentforms/consentforms/admin"
+	"github.com/consentforms/consentforms/api"
+	"github.com/consentforms/consentforms/mongo"
+	"github.com/consentforms/consentforms/policies"
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/cache"
+	"github.com/consentforms/consentforms/tenants/ops"
+	"github.com/gofiber/fiber/v2"
+)
+
+// shutdownGrace bounds how long in-flight requests may finish after SIGTERM.
+const shutdownGrace = 10 * time.Second
+
+// expiryEvery is how often the expiry job records passed deadlines.
+const expiryEvery = 30 * time.Second
+
+// serve runs the HTTP server until ctx ends, then stops accepting, finishes in-flight
+// requests, flushes the writer and closes the store.
+func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
+	log := newLogger(stderr)
+	store, err := openStore(ctx, cfg, false)
+	if err != nil {
+		return err
+	}
+	defer store.Close(context.Background())
+	if err := firstAdmin(ctx, store, cfg, stdout); err != nil {
+		return err
+	}
+	app, writer, svc, err := build(ctx, store, log)
+	if err != nil {
+		return err
+	}
+	defer writer.Close()
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	log.Info("listening", "addr", ln.Addr().String(), "embedded", store.Embedded())
+	served := make(chan error, 1)
+	go func() { served <- app.Listener(ln) }()
+	jobDone := make(chan struct{})
+	jobCtx, stopJob := context.WithCancel(ctx)
+	go func() { defer close(jobDone); expiryLoop(jobCtx, svc, log) }()
+
+	select {
+	case err := <-served:
+		stopJob()
+		<-jobDone
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	stopJob()
+	err = app.ShutdownWithTimeout(shutdownGrace)
+	<-jobDone
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}
+
+// build wires the store, the domain operations, the API and the admin UI.
+func build(ctx context.Context, store *mongo.Store, log *slog.Logger) (*fiber.App, *mongo.BatchWriter, *ops.Service, error) {
+	secret, err := store.Settings.Secret(ctx, "hmac")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	jwtSecret, err := store.Settings.Secret(ctx, "session")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	enf, err := policies.New()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	writer := mongo.NewBatchWriter(store)
+	svc := &ops.Service{Records: store.Records, People: store.People, Forms: store.Forms, Audit: store.Audit,
+		Marks: store.Erasures, Writer: writer, Expiry: store.Expiries, Scrub: store.Scrub,
+		Hasher: tenants.NewHasher(secret), Now: time.Now}
+	keys, tens, forms := cache.NewKeys(store.APIKeys), cache.NewTenants(store.Tenants), cache.NewForms(store.Forms)
+	app := api.New(api.Deps{Keys: keys, Tenants: tens, Forms: forms, Records: store.Records, Tokens: store.Tokens,
+		Ops: svc, Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now})
+	admin.Mount(app, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
+		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens}, Ops: svc, Enforcer: enf, Logger: log, Secret: jwtSecret,
+		PurgeKey: keys.Purge, PurgeForm: forms.Purge, PurgeTenant: tens.Purge, Now: time.Now})
+	return app, writer, svc, nil
+}
+
+func expiryLoop(ctx context.Context, svc *ops.Service, log *slog.Logger) {
+	t := time.NewTicker(expiryEvery)
+	defer t.Stop()
+	for {
+		n, err := svc.ExpireDue(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Warn("expiry job", "err", err)
+		case n > 0:
+			log.Info("consents expired", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// firstAdmin creates the platform admin on first start with an empty staff collection and
+// prints its login once.
+func firstAdmin(ctx context.Context, store *mongo.Store, cfg Config, stdout io.Writer) error {
+	n, err := store.Staff.Count(ctx)
+	if err != nil || n > 0 {
+		return err
+	}
+	email, password := cfg.AdminEmail, cfg.AdminPassword
+	if email == "" {
+		email = "admin@consentforms.local"
+	}
+	if password == "" {
+		b := make([]byte, 15)
+		_, _ = rand.Read(b)
+		password = base64.RawURLEncoding.EncodeToString(b)
+	}
+	s, err := tenants.NewStaff(newStaffID(), email, password, tenants.RolePlatformAdmin, "", time.Now().UTC())
+	if err != nil {
+		return fmt.Errorf("first admin: %w", err)
+	}
+	if err := store.Staff.Insert(ctx, s); err != nil {
+		return fmt.Errorf("first admin: %w", err)
+	}
+	if cfg.AdminPassword == "" {
+		fmt.Fprintf(stdout, "Platform admin created. Sign in at /admin/login with\n  email:    %s\n  password: %s\nThis password is shown once.\n", email, password)
+	} else {
+		fmt.Fprintf(stdout, "Platform admin created: %s (password from CONSENTFORMS_ADMIN_PASSWORD)\n", email)
+	}
+	return nil
+}
+
+func newStaffID() string {
+	b := make([]byte, 10)
+	_, _ = rand.Read(b)
+	return "u_" + base64.RawURLEncoding.EncodeToString(b)
+}

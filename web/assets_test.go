@@ -1,0 +1,92 @@
+package web
+
+import (
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestAssetPathIsContentHashed(t *testing.T) {
+	re := regexp.MustCompile(`^/admin/static/app\.[0-9a-f]{8}\.css$`)
+	css := AssetPath("app.css")
+	if !re.MatchString(css) {
+		t.Fatalf("AssetPath(app.css) = %q", css)
+	}
+	if js := AssetPath("htmx.min.js"); !regexp.MustCompile(`^/admin/static/htmx\.min\.[0-9a-f]{8}\.js$`).MatchString(js) {
+		t.Errorf("AssetPath(htmx.min.js) = %q", js)
+	}
+	data, ct, ok := Asset(strings.TrimPrefix(css, StaticPrefix))
+	if !ok || ct != "text/css; charset=utf-8" || !strings.Contains(string(data), ":root") {
+		t.Errorf("Asset(%q) = %d bytes, %q, %v", css, len(data), ct, ok)
+	}
+	data[0] = 'X' // callers get a copy
+	if again, _, _ := Asset(strings.TrimPrefix(css, StaticPrefix)); again[0] == 'X' {
+		t.Errorf("Asset returns shared memory")
+	}
+	if _, _, ok := Asset("app.css"); ok {
+		t.Errorf("unhashed name served")
+	}
+	js, ct, ok := Asset(strings.TrimPrefix(AssetPath("htmx.min.js"), StaticPrefix))
+	if !ok || ct != "text/javascript; charset=utf-8" || !strings.Contains(string(js), "htmx") {
+		t.Errorf("htmx asset: %v %q", ok, ct)
+	}
+}
+
+func TestAssetsFS(t *testing.T) {
+	for _, name := range []string{"app.css", "htmx.min.js"} {
+		if _, err := fs.Stat(Assets(), name); err != nil {
+			t.Errorf("Assets() lacks %s: %v", name, err)
+		}
+	}
+}
+
+func TestAssetHandler(t *testing.T) {
+	h := AssetHandler()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, AssetPath("app.css"), nil))
+	if rec.Code != http.StatusOK || rec.Header().Get("Cache-Control") != AssetCacheControl ||
+		rec.Header().Get("Content-Type") != "text/css; charset=utf-8" {
+		t.Errorf("GET css: %d %v", rec.Code, rec.Header())
+	}
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, StaticPrefix+"app.00000000.css", nil))
+	if rec.Code != http.StatusNotFound {
+		t.Errorf("stale name: %d", rec.Code)
+	}
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, AssetPath("app.css"), nil))
+	if rec.Code != http.StatusMethodNotAllowed {
+		t.Errorf("POST: %d", rec.Code)
+	}
+}
+
+func TestPaths(t *testing.T) {
+	cases := map[string]string{
+		FormPath("a/b c"):                "/admin/forms/a%2Fb%20c",
+		KeyRevokePath("k1"):              "/admin/keys/k1/revoke",
+		MailchimpTokenRevokePath("t1"):   "/admin/webhooks/mailchimp-tokens/t1/revoke",
+		SubmissionPath("s:1"):            "/admin/submissions/s:1",
+		SubmissionFilter{}.URL(1):        "/admin/submissions",
+		AuditFilter{Actor: "a&b"}.URL(3): "/admin/audit?actor=a%26b&page=3",
+	}
+	for got, want := range cases {
+		if got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+}
+
+func TestBuildNav(t *testing.T) {
+	nav := BuildNav(NavAudit, func(k string) bool { return k != NavTenants })
+	if len(nav) != len(NavCatalogue())-1 {
+		t.Fatalf("%d entries", len(nav))
+	}
+	for _, n := range nav {
+		if n.Key == NavTenants || n.Active != (n.Key == NavAudit) {
+			t.Errorf("entry %+v", n)
+		}
+	}
+}
