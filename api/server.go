@@ -49,6 +49,16 @@ type server struct {
 // DefaultBodyLimit is CONTRACT.md §2's default size limit.
 const DefaultBodyLimit = 1 << 20
 
+// transportLimit is the largest body read at all; larger ones are refused unread.
+const transportLimit = 8 << 20
+
+func (s *server) bodyLimit(c *fiber.Ctx) error {
+	if len(c.Request().Body()) > s.BodyLimit {
+		return fiber.ErrRequestEntityTooLarge
+	}
+	return c.Next()
+}
+
 // New builds the Fiber app with every API route; the admin UI mounts on the same app.
 // A path no route matches answers CONTRACT's 404 through the error handler.
 func New(d Deps) *fiber.App {
@@ -60,8 +70,10 @@ func New(d Deps) *fiber.App {
 	}
 	s := &server{Deps: d, log: d.Logger, limiter: newLimiter(), touched: newTouches()}
 	app := fiber.New(fiber.Config{
-		AppName:               "consentforms",
-		BodyLimit:             d.BodyLimit,
+		AppName: "consentforms",
+		// The transport reads bodies up to transportLimit so that one over BodyLimit gets a
+		// clean 413 body instead of a reset connection; bodyLimit enforces CONTRACT's limit.
+		BodyLimit:             max(d.BodyLimit, transportLimit),
 		ErrorHandler:          s.errorHandler,
 		DisableStartupMessage: true,
 		ReadTimeout:           30 * time.Second,
@@ -70,6 +82,7 @@ func New(d Deps) *fiber.App {
 	})
 	app.Use(recover.New())
 	app.Use(s.requestLog)
+	app.Use(s.bodyLimit)
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	app.Get("/readyz", s.ready)
 

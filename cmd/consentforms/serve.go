@@ -30,6 +30,16 @@ const expiryEvery = 30 * time.Second
 // serve runs the HTTP server until ctx ends, then stops accepting, finishes in-flight
 // requests, flushes the writer and closes the store.
 func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	return serveOn(ctx, cfg, ln, stdout, stderr)
+}
+
+// serveOn is serve on a listener the caller opened (tests use a random loopback port).
+func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io.Writer) error {
+	defer ln.Close()
 	log := newLogger(stderr)
 	store, err := openStore(ctx, cfg, false)
 	if err != nil {
@@ -45,10 +55,6 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 	}
 	defer writer.Close()
 
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("listen: %w", err)
-	}
 	log.Info("listening", "addr", ln.Addr().String(), "embedded", store.Embedded())
 	served := make(chan error, 1)
 	go func() { served <- app.Listener(ln) }()
