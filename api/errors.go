@@ -87,7 +87,8 @@ func fromFiber(fe *fiber.Error) *Error {
 	case fiber.StatusNotFound:
 		return notFound("No such endpoint.")
 	case fiber.StatusMethodNotAllowed:
-		return &Error{Status: fe.Code, Kind: "MethodNotAllowed", Message: "Method not allowed on this endpoint."}
+		// CONTRACT.md §2 knows no 405: a method a path does not serve is an unknown route.
+		return notFound("No such endpoint.")
 	case fiber.StatusRequestEntityTooLarge:
 		return &Error{Status: fe.Code, Kind: "PayloadTooLarge", Message: "The request body exceeds the size limit."}
 	case fiber.StatusBadRequest:

@@ -72,8 +72,8 @@ func TestOpenAPIVersionAndBasics(t *testing.T) {
 type openAPIRouteKey struct{ method, path string }
 
 var (
-	openAPIFiberParam   = regexp.MustCompile(`:[A-Za-z0-9_]+\??|\*|\+`)
-	openAPIPathParam = regexp.MustCompile(`\{[^}]+\}`)
+	openAPIFiberParam = regexp.MustCompile(`:[A-Za-z0-9_]+\??|\*|\+`)
+	openAPIPathParam  = regexp.MustCompile(`\{[^}]+\}`)
 )
 
 // openAPITestDeps are zero-value dependencies (New must not need them at construction) plus

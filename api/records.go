@@ -17,6 +17,9 @@ import (
 // document_ref and digitised_by.
 func (s *server) postDigitisation(c *fiber.Ctx) error {
 	rec, err := s.parseFormRecord(c, tenants.KindDigitisation, []string{"document_ref", "digitised_by"})
+	if errors.Is(err, errRepeat) {
+		return c.Status(fiber.StatusCreated).JSON(fiber.Map{"id": rec.PublicID})
+	}
 	var ce *CodesError
 	if errors.As(err, &ce) {
 		return codesToSingle(ce.Codes)

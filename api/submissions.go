@@ -19,6 +19,11 @@ import (
 // nothing and answers 200.
 func (s *server) acceptSubmission(c *fiber.Ctx) error {
 	rec, err := s.parseFormRecord(c, tenants.KindFormSubmission, nil)
+	if errors.Is(err, errRepeat) {
+		c.Set("X-Submission-Id", rec.PublicID)
+		c.Status(fiber.StatusOK)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -29,6 +34,9 @@ func (s *server) acceptSubmission(c *fiber.Ctx) error {
 	c.Status(fiber.StatusOK)
 	return nil
 }
+
+// errRepeat reports a body whose submission_id is already stored: an idempotent repeat.
+var errRepeat = errors.New("repeated submission")
 
 // parseFormRecord validates a submission-shaped body and builds the record; the error is
 // the list body of every failed code.
@@ -50,6 +58,13 @@ func (s *server) parseFormRecord(c *fiber.Ctx, kind tenants.Kind, extra []string
 		}
 	}
 	if len(codes) > 0 {
+		// A retry of a stored submission answers as the first try did, even if the form has
+		// closed or a deadline passed since (CONTRACT.md §3: a repeated id answers 200).
+		if sub.SubmissionID != "" && !slices.Contains(codes, "submission_id_invalid") {
+			if _, err := s.Records.Get(c.Context(), a.tenant.ID, kind, sub.SubmissionID); err == nil {
+				return newRecord(a.tenant.ID, kind, sub, now), errRepeat
+			}
+		}
 		consent.SortCodes(codes)
 		return tenants.Record{}, &CodesError{Codes: codes}
 	}
