@@ -7,8 +7,8 @@ import (
 	"github.com/consentforms/consentforms/tenants"
 )
 
-// Store is the storage the admin UI reads and changes; package mongo's Store provides it
-// through StoreOf.
+// Store is the storage the admin UI reads and changes; package cmd fills it with package
+// mongo's repositories.
 type Store struct {
 	Tenants TenantRepo
 	APIKeys KeyRepo
@@ -63,6 +63,8 @@ type RecordRepo interface {
 	Get(ctx context.Context, tenantID string, kind tenants.Kind, publicID string) (tenants.Record, error)
 	List(ctx context.Context, tenantID string, kind tenants.Kind, p tenants.Page) ([]tenants.Record, error)
 	Count(ctx context.Context, tenantID string, kind tenants.Kind) (int64, error)
+	// CountConsents counts records per status of one consent, read at now (deadlines applied).
+	CountConsents(ctx context.Context, tenantID string, kind tenants.Kind, consent string, now time.Time) (map[tenants.ConsentStatus]int64, error)
 }
 
 // TokenRepo manages provider webhook tokens.

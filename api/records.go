@@ -90,7 +90,10 @@ func (s *server) storeRecord(c *fiber.Ctx, rec tenants.Record) error {
 // code, with every code in details.
 func codesToSingle(codes []string) error {
 	consent.SortCodes(codes)
-	field := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(codes[0], "_missing"), "_invalid"), "_declined")
+	field := codes[0]
+	for _, suffix := range []string{"_missing", "_invalid", "_declined", "_unknown"} {
+		field = strings.TrimSuffix(field, suffix)
+	}
 	e := validation("The record failed validation: "+strings.Join(codes, ", ")+".", field)
 	e.Code = codes[0]
 	e.Details["errors"] = codes

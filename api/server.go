@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/consentforms/consentforms/policies"
@@ -117,7 +118,9 @@ const requestIDKey = "requestId"
 // line per request: route pattern, status, duration. Never the body, the query string or
 // the path's values, which may carry personal data.
 func (s *server) requestLog(c *fiber.Ctx) error {
-	id := c.Get("X-Request-ID")
+	// Cloned: Fiber's header values are views of a buffer reused after the request, and the id
+	// travels on in audit entries queued for the batch writer.
+	id := strings.Clone(c.Get("X-Request-ID"))
 	if !saneID(id) {
 		b := make([]byte, 12)
 		_, _ = rand.Read(b)

@@ -152,24 +152,50 @@ func (e *Embedded) Checkpoint(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// A TRUNCATE checkpoint holds the writer lock while its busy handler waits for readers; a
+	// reader that is itself waiting to write (FerretDB updates read, then write, in one
+	// transaction) waits for us while we wait for it, and one of the two fails with
+	// SQLITE_BUSY when the wait ends. So each attempt waits only briefly (a truncating
+	// checkpoint needs a moment without readers; many short tries find one sooner than one
+	// long wait), then releases the lock and is retried here. The pool has one connection:
+	// everything below runs on conn, which holds it (a statement on db would wait for it).
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("wal checkpoint: %w", err)
+	}
+	defer conn.Close()
+	var ms int
+	// The pragma answers with a row: read it.
+	if err := conn.QueryRowContext(ctx, `PRAGMA busy_timeout = 50`).Scan(&ms); err != nil {
+		return fmt.Errorf("wal checkpoint: %w", err)
+	}
+	defer func() {
+		_ = conn.QueryRowContext(context.WithoutCancel(ctx), `PRAGMA busy_timeout = 10000`).Scan(&ms)
+	}()
 	for attempt := 0; ; attempt++ {
 		var busy, logFrames, checkpointed int
-		err := db.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logFrames, &checkpointed)
-		if err != nil {
+		err := conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logFrames, &checkpointed)
+		if err != nil && !isSQLiteBusy(err) {
 			return fmt.Errorf("wal checkpoint: %w", err)
 		}
-		if busy == 0 {
+		if err == nil && busy == 0 {
 			return nil
 		}
-		if attempt == 50 {
+		if attempt == 500 {
 			return errors.New("wal checkpoint: store stayed busy")
 		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(20 * time.Millisecond):
+		case <-time.After(10 * time.Millisecond):
 		}
 	}
+}
+
+// isSQLiteBusy reports a lock the checkpoint did not get (SQLITE_BUSY or SQLITE_LOCKED).
+func isSQLiteBusy(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "database is locked") || strings.Contains(msg, "SQLITE_LOCKED")
 }
 
 // Close stops the store and waits for it to close its files.

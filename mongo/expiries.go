@@ -2,6 +2,8 @@ package mongo
 
 import (
 	"context"
+	"fmt"
+	"sort"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -10,13 +12,22 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
 
-// Expiries files every consent deadline into a bucket per minute, keyed by the minute, so the
-// expiry job reads due deadlines by _id instead of scanning every record.
+// Expiries files every consent deadline under the minute it falls in, so the expiry job
+// reads due deadlines by _id instead of scanning every record. No document grows after it
+// is written (many consents share a deadline date, and rewriting one growing document per
+// submission would make every write slower than the last): a small counter per minute
+// ("c:<minute>") hands out page numbers, and each write inserts its own page of deadlines
+// ("m:<minute>:<n>").
 type Expiries struct{ c *mongo.Collection }
 
-type bucketDoc struct {
+type pageDoc struct {
 	ID    string           `bson:"_id"`
 	Items []tenants.Expiry `bson:"items"`
+}
+
+type counterDoc struct {
+	ID string `bson:"_id"`
+	N  int    `bson:"n"`
 }
 
 type cursorDoc struct {
@@ -26,8 +37,8 @@ type cursorDoc struct {
 
 const cursorID = "cursor"
 
-// BucketMinute is the bucket a deadline falls into: its minute, rounded up so the bucket is
-// only read once every deadline in it has passed.
+// BucketMinute is the minute a deadline is filed under: rounded up, so the minute is only
+// read once every deadline in it has passed.
 func BucketMinute(t time.Time) time.Time {
 	m := t.UTC().Truncate(time.Minute)
 	if m.Before(t) {
@@ -36,19 +47,39 @@ func BucketMinute(t time.Time) time.Time {
 	return m
 }
 
-func bucketID(minute time.Time) string { return "m:" + minute.UTC().Format("200601021504") }
+func minuteKey(minute time.Time) string { return minute.UTC().Format("200601021504") }
 
-// Add files deadlines into their buckets in one bulk write.
+func counterID(minute time.Time) string { return "c:" + minuteKey(minute) }
+
+func pageID(minute time.Time, n int) string { return fmt.Sprintf("m:%s:%d", minuteKey(minute), n) }
+
+// Add files deadlines: per minute, one page number taken from the minute's counter and one
+// page inserted. A crash between the two leaves a number without a page, which readers skip.
 func (r *Expiries) Add(ctx context.Context, items []tenants.Expiry) error {
 	if len(items) == 0 {
 		return nil
 	}
-	models := make([]mongo.WriteModel, 0, len(items))
+	byMinute := map[time.Time][]tenants.Expiry{}
 	for _, it := range items {
-		models = append(models, mongo.NewUpdateOneModel().SetFilter(byID(bucketID(BucketMinute(it.Deadline)))).
-			SetUpsert(true).SetUpdate(bson.D{{Key: "$push", Value: bson.D{{Key: "items", Value: it}}}}))
+		m := BucketMinute(it.Deadline)
+		byMinute[m] = append(byMinute[m], it)
 	}
-	_, err := r.c.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
+	minutes := make([]time.Time, 0, len(byMinute))
+	for m := range byMinute {
+		minutes = append(minutes, m)
+	}
+	sort.Slice(minutes, func(i, j int) bool { return minutes[i].Before(minutes[j]) })
+	pages := make([]any, 0, len(minutes))
+	for _, m := range minutes {
+		var c counterDoc
+		err := r.c.FindOneAndUpdate(ctx, byID(counterID(m)), bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: 1}}}},
+			options.FindOneAndUpdate().SetUpsert(true).SetReturnDocument(options.After)).Decode(&c)
+		if err != nil {
+			return translate("reserve expiry page", err)
+		}
+		pages = append(pages, pageDoc{ID: pageID(m, c.N-1), Items: byMinute[m]})
+	}
+	_, err := r.c.InsertMany(ctx, pages, options.InsertMany().SetOrdered(false))
 	return translate("add expiries", err)
 }
 
@@ -71,16 +102,45 @@ func (r *Expiries) SetCursor(ctx context.Context, minute time.Time) error {
 
 // Bucket returns the deadlines filed under minute.
 func (r *Expiries) Bucket(ctx context.Context, minute time.Time) ([]tenants.Expiry, error) {
-	var d bucketDoc
-	err := r.c.FindOne(ctx, byID(bucketID(minute))).Decode(&d)
-	if err = translate("get expiry bucket", err); err == tenants.ErrNotFound {
-		return nil, nil
+	n, err := r.pages(ctx, minute)
+	if err != nil {
+		return nil, err
 	}
-	return d.Items, err
+	var out []tenants.Expiry
+	for i := 0; i < n; i++ {
+		var p pageDoc
+		err := r.c.FindOne(ctx, byID(pageID(minute, i))).Decode(&p)
+		switch err = translate("get expiry page", err); err {
+		case nil:
+			out = append(out, p.Items...)
+		case tenants.ErrNotFound:
+		default:
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
-// DropBucket deletes a processed bucket.
+func (r *Expiries) pages(ctx context.Context, minute time.Time) (int, error) {
+	var c counterDoc
+	err := r.c.FindOne(ctx, byID(counterID(minute))).Decode(&c)
+	if err = translate("get expiry counter", err); err == tenants.ErrNotFound {
+		return 0, nil
+	}
+	return c.N, err
+}
+
+// DropBucket deletes a processed minute's pages and counter.
 func (r *Expiries) DropBucket(ctx context.Context, minute time.Time) error {
-	_, err := r.c.DeleteOne(ctx, byID(bucketID(minute)))
-	return translate("drop expiry bucket", err)
+	n, err := r.pages(ctx, minute)
+	if err != nil {
+		return err
+	}
+	for i := 0; i < n; i++ {
+		if _, err := r.c.DeleteOne(ctx, byID(pageID(minute, i))); err != nil {
+			return translate("drop expiry page", err)
+		}
+	}
+	_, err = r.c.DeleteOne(ctx, byID(counterID(minute)))
+	return translate("drop expiry counter", err)
 }

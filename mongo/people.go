@@ -2,6 +2,7 @@ package mongo
 
 import (
 	"context"
+	"errors"
 
 	"github.com/consentforms/consentforms/tenants"
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -41,14 +42,32 @@ func (r *People) AddRefs(ctx context.Context, refs []tenants.PersonRef) error {
 		}
 		grouped[id] = append(grouped[id], tenants.Ref(p.Kind, p.RecordID))
 	}
-	models := make([]mongo.WriteModel, 0, len(order))
-	for _, id := range order {
+	// Most submissions come from persons not seen before: insert their documents in one
+	// cheap bulk insert, and add references with an update only where one exists already.
+	docs := make([]any, len(order))
+	for i, id := range order {
+		docs[i] = personDoc{ID: id, TenantID: tenantOf[id], Refs: grouped[id]}
+	}
+	_, err := r.c.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
+	if err == nil {
+		return nil
+	}
+	var bwe mongo.BulkWriteException
+	if !errors.As(err, &bwe) || bwe.WriteConcernError != nil {
+		return translate("add person refs", err)
+	}
+	var models []mongo.WriteModel
+	for _, we := range bwe.WriteErrors {
+		if we.Code != 11000 || we.Index < 0 || we.Index >= len(order) {
+			return translate("add person refs", err)
+		}
+		id := order[we.Index]
 		models = append(models, mongo.NewUpdateOneModel().SetFilter(byID(id)).SetUpsert(true).SetUpdate(bson.D{
 			{Key: "$setOnInsert", Value: bson.D{{Key: "tenantId", Value: tenantOf[id]}}},
 			{Key: "$addToSet", Value: bson.D{{Key: "refs", Value: bson.D{{Key: "$each", Value: grouped[id]}}}}},
 		}))
 	}
-	_, err := r.c.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
+	_, err = r.c.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
 	return translate("add person refs", err)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/consentforms/consentforms/tenants"
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -158,6 +159,54 @@ func (r *Records) Count(ctx context.Context, tenantID string, kind tenants.Kind)
 	}
 	n, err := c.CountDocuments(ctx, bson.D{{Key: "tenantId", Value: tenantID}})
 	return n, translate("count records", err)
+}
+
+// consentNames are the consents CountConsents accepts: field names, never caller text.
+var consentNames = map[string]bool{"primaryPurpose": true, "generalContactEmail": true, "generalContactPhone": true}
+
+// CountConsents counts the tenant's records of kind per status of one consent (primaryPurpose,
+// generalContactEmail or generalContactPhone), read at now: a granted consent whose deadline
+// has passed counts as expired, as everywhere else (CONTRACT.md §4).
+func (r *Records) CountConsents(ctx context.Context, tenantID string, kind tenants.Kind, consent string, now time.Time) (map[tenants.ConsentStatus]int64, error) {
+	c, err := r.col(kind)
+	if err != nil {
+		return nil, err
+	}
+	if !consentNames[consent] {
+		return nil, fmt.Errorf("unknown consent %q", consent)
+	}
+	status, deadline := "consents."+consent+".status", "consents."+consent+".deadline"
+	count := func(extra ...bson.E) (int64, error) {
+		n, err := c.CountDocuments(ctx, append(bson.D{{Key: "tenantId", Value: tenantID}}, extra...))
+		return n, translate("count consents", err)
+	}
+	total, err := count()
+	if err != nil {
+		return nil, err
+	}
+	granted, err := count(bson.E{Key: status, Value: string(tenants.StatusGranted)})
+	if err != nil {
+		return nil, err
+	}
+	passed, err := count(bson.E{Key: status, Value: string(tenants.StatusGranted)},
+		bson.E{Key: deadline, Value: bson.D{{Key: "$lte", Value: now}}})
+	if err != nil {
+		return nil, err
+	}
+	expired, err := count(bson.E{Key: status, Value: string(tenants.StatusExpired)})
+	if err != nil {
+		return nil, err
+	}
+	revoked, err := count(bson.E{Key: status, Value: string(tenants.StatusRevoked)})
+	if err != nil {
+		return nil, err
+	}
+	return map[tenants.ConsentStatus]int64{
+		tenants.StatusGranted:    granted - passed,
+		tenants.StatusExpired:    expired + passed,
+		tenants.StatusRevoked:    revoked,
+		tenants.StatusNotGranted: max(total-granted-expired-revoked, 0),
+	}, nil
 }
 
 // normaliseRecord turns the driver's array type back into the plain []any the domain uses.

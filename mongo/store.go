@@ -150,7 +150,7 @@ func (s *Store) ensure(ctx context.Context) error {
 		"apikeys":       {tenantTime("createdAt")},
 		"forms":         {{keys: bson.D{{Key: "tenantId", Value: 1}, {Key: "formId", Value: 1}}, unique: true}},
 		"staff":         {{keys: bson.D{{Key: "email", Value: 1}}, unique: true}, tenantTime("createdAt")},
-		"audit":         {tenantTime("time"), {keys: bson.D{{Key: "tenantId", Value: 1}, {Key: "action", Value: 1}, {Key: "time", Value: -1}}}},
+		"audit":         {{keys: bson.D{{Key: "tenantIds", Value: 1}, {Key: "entries.time", Value: -1}}}},
 		"settings":      nil,
 		"people":        nil,
 		"erasures":      nil,

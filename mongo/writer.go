@@ -36,6 +36,7 @@ var _ tenants.Writer = (*BatchWriter)(nil)
 type job struct {
 	ingest *tenants.Ingestion
 	forget *forgetJob
+	run    func(ctx context.Context) error
 	done   chan error
 }
 
@@ -60,6 +61,12 @@ func (w *BatchWriter) Ingest(ctx context.Context, in tenants.Ingestion) error {
 // (one process, one writer) no reference can be added between the check and the delete.
 func (w *BatchWriter) Forget(ctx context.Context, tenantID, hash string, refs []string) error {
 	return w.submit(ctx, job{forget: &forgetJob{tenantID, hash, refs}, done: make(chan error, 1)})
+}
+
+// Exclusive runs fn on the writer goroutine, with no ingestion of this process writing
+// meanwhile (the WAL checkpoint after an erasure needs a quiet moment to truncate the log).
+func (w *BatchWriter) Exclusive(ctx context.Context, fn func(ctx context.Context) error) error {
+	return w.submit(ctx, job{run: fn, done: make(chan error, 1)})
 }
 
 func (w *BatchWriter) submit(ctx context.Context, j job) error {
@@ -133,6 +140,10 @@ func (w *BatchWriter) run(batch []job) {
 	defer cancel()
 	var ingests []job
 	for _, j := range batch {
+		if j.run != nil {
+			j.done <- j.run(ctx)
+			continue
+		}
 		if j.forget != nil {
 			j.done <- w.s.People.Forget(ctx, j.forget.tenantID, j.forget.hash, j.forget.refs, w.s.embedded == nil)
 			continue
@@ -144,57 +155,62 @@ func (w *BatchWriter) run(batch []job) {
 	}
 }
 
-// ingest writes lookups and deadlines first, then the records, then the audit entries of the
-// records that were new: a crash in between leaves only references to missing records.
 func (w *BatchWriter) ingest(ctx context.Context, jobs []job) {
+	ins := make([]tenants.Ingestion, len(jobs))
+	for i, j := range jobs {
+		ins[i] = *j.ingest
+	}
+	for i, err := range w.s.IngestBatch(ctx, ins) {
+		jobs[i].done <- err
+	}
+}
+
+// IngestBatch writes many ingestions in one bulk write per collection and returns one error
+// per ingestion (ErrConflict for an existing record). Lookups and deadlines go first, then
+// the records, then the audit entries of the records that were new: a crash in between
+// leaves only references to missing records, which readers skip. Only the writer and bulk
+// loaders call it; the embedded store relies on one writer per process.
+func (s *Store) IngestBatch(ctx context.Context, ins []tenants.Ingestion) []error {
+	errs := make([]error, len(ins))
 	var refs []tenants.PersonRef
 	var exps []tenants.Expiry
-	for _, j := range jobs {
-		refs = append(refs, j.ingest.People...)
-		exps = append(exps, j.ingest.Expiries...)
+	for _, in := range ins {
+		refs = append(refs, in.People...)
+		exps = append(exps, in.Expiries...)
 	}
-	if err := w.s.People.AddRefs(ctx, refs); err != nil {
-		failAll(jobs, err)
-		return
+	if err := s.People.AddRefs(ctx, refs); err != nil {
+		fill(errs, err)
+		return errs
 	}
-	if err := w.s.Expiries.Add(ctx, exps); err != nil {
-		failAll(jobs, err)
-		return
+	if err := s.Expiries.Add(ctx, exps); err != nil {
+		fill(errs, err)
+		return errs
 	}
-	errs := make([]error, len(jobs))
 	byKind := map[tenants.Kind][]int{}
-	for i, j := range jobs {
-		byKind[j.ingest.Record.Kind] = append(byKind[j.ingest.Record.Kind], i)
+	for i, in := range ins {
+		byKind[in.Record.Kind] = append(byKind[in.Record.Kind], i)
 	}
 	for kind, idx := range byKind {
 		recs := make([]tenants.Record, len(idx))
 		for n, i := range idx {
-			recs[n] = jobs[i].ingest.Record
+			recs[n] = ins[i].Record
 		}
-		for n, err := range w.s.Records.InsertMany(ctx, kind, recs) {
+		for n, err := range s.Records.InsertMany(ctx, kind, recs) {
 			errs[idx[n]] = err
 		}
 	}
 	var audit []tenants.AuditEntry
-	for i, j := range jobs {
+	for i, in := range ins {
 		if errs[i] == nil {
-			audit = append(audit, j.ingest.Audit...)
+			audit = append(audit, in.Audit...)
 		}
 	}
-	if err := w.s.Audit.Append(ctx, audit...); err != nil {
+	if err := s.Audit.Append(ctx, audit...); err != nil {
 		for i := range errs {
 			if errs[i] == nil {
 				errs[i] = err
 			}
 		}
 	}
-	for i, j := range jobs {
-		j.done <- errs[i]
-	}
-}
-
-func failAll(jobs []job, err error) {
-	for _, j := range jobs {
-		j.done <- err
-	}
+	return errs
 }

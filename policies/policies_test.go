@@ -56,6 +56,18 @@ func TestRoles(t *testing.T) {
 		{"platform_admin", "admin:tenants", "write", true},
 		{"platform_admin", "admin:dashboard", "read", true},
 		{"nobody", "admin:dashboard", "read", false},
+		{"platform_admin", "admin:tenants", "switch", true},
+		{"tenant_admin", "admin:tenants", "switch", false},
+		{"tenant_admin", "admin:tenants", "read", false},
+		{"tenant_admin", "admin:staff", "write", true},
+		{"support", "admin:staff", "read", false},
+		{"support", "admin:audit", "export", true},
+		{"viewer", "admin:audit", "export", false},
+		{"viewer", "admin:keys", "read", false},
+		{"viewer", "admin:unsubscribe", "write", false},
+		{"viewer", "admin:webhooks", "read", false},
+		{"support", "admin:contact", "read", true},
+		{"tenant_admin", "admin:webhooks", "write", true},
 	}
 	for _, c := range cases {
 		if got := e.RoleAllows(c.role, c.obj, c.act); got != c.want {

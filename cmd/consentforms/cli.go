@@ -13,6 +13,7 @@ import (
 
 	"github.com/consentforms/consentforms/mongo"
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/unsubscribe"
 )
 
 // cli runs a provisioning command: one JSON object on stdout, or an error (exit non-zero).
@@ -60,8 +61,20 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 		run = func(ctx context.Context, s *mongo.Store) (any, error) {
 			return createStaff(ctx, s, *email, *password, *role, *tenant)
 		}
+	case "tenant set-sendgrid-key":
+		tenant := fs.String("tenant", "", "tenant id")
+		publicKey := fs.String("public-key", "", "SendGrid's verification key: base64 DER or PEM, ECDSA P-256")
+		run = func(ctx context.Context, s *mongo.Store) (any, error) {
+			return setSendGridKey(ctx, s, *tenant, *publicKey)
+		}
+	case "token create":
+		tenant := fs.String("tenant", "", "tenant id")
+		provider := fs.String("provider", "", "provider whose webhook presents the token: mailchimp")
+		run = func(ctx context.Context, s *mongo.Store) (any, error) {
+			return createToken(ctx, s, *tenant, *provider)
+		}
 	default:
-		return fmt.Errorf("unknown command %q; commands: tenant create, key create, key revoke, form create, staff create", cmd)
+		return fmt.Errorf("unknown command %q; commands: tenant create, tenant set-sendgrid-key, key create, key revoke, form create, staff create, token create", cmd)
 	}
 	if err := fs.Parse(args[2:]); err != nil {
 		return fmt.Errorf("%s: %w", cmd, err)
@@ -190,4 +203,39 @@ func createStaff(ctx context.Context, s *mongo.Store, email, password, role, ten
 		return nil, err
 	}
 	return map[string]any{"id": st.ID}, audit(ctx, s, tenantID, tenants.ActionStaffCreated, st.ID)
+}
+
+// setSendGridKey stores the tenant's SendGrid signed-webhook verification key, normalised
+// to base64 DER.
+func setSendGridKey(ctx context.Context, s *mongo.Store, tenantID, publicKey string) (any, error) {
+	if err := requireTenant(ctx, s, tenantID); err != nil {
+		return nil, err
+	}
+	key, err := unsubscribe.ParsePublicKey(publicKey)
+	if err != nil {
+		return nil, fmt.Errorf("--public-key: %w", err)
+	}
+	if err := s.Tenants.SetSendGridKey(ctx, tenantID, key); err != nil {
+		return nil, err
+	}
+	return map[string]any{"id": tenantID, "sendgridPublicKey": true}, audit(ctx, s, tenantID, tenants.ActionWebhookChanged, tenantID)
+}
+
+// createToken issues a webhook token for a provider that can present no credentials but the
+// URL (Mailchimp); the plaintext is printed once, only its hash is stored.
+func createToken(ctx context.Context, s *mongo.Store, tenantID, provider string) (any, error) {
+	if err := requireTenant(ctx, s, tenantID); err != nil {
+		return nil, err
+	}
+	if provider != "mailchimp" {
+		return nil, errors.New("--provider must be mailchimp (the only provider that authenticates with a URL token)")
+	}
+	t, plain, err := tenants.NewWebhookToken(tenantID, provider, time.Now().UTC())
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Tokens.Insert(ctx, t); err != nil {
+		return nil, err
+	}
+	return map[string]any{"id": t.ID, "token": plain}, audit(ctx, s, tenantID, tenants.ActionWebhookChanged, t.ID)
 }

@@ -53,7 +53,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return serve(ctx, cfg, stdout, stderr)
 	}
 	if len(args) < 2 {
-		return fmt.Errorf("usage: consentforms [serve] | tenant|key|form|staff create [flags]")
+		return fmt.Errorf("usage: consentforms [serve] | tenant|key|form|staff|token create [flags] | key revoke | tenant set-sendgrid-key [flags]")
 	}
 	return cli(ctx, cfg, args, stdout)
 }

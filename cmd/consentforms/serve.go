@@ -95,7 +95,8 @@ func build(ctx context.Context, store *mongo.Store, log *slog.Logger) (*fiber.Ap
 	}
 	writer := mongo.NewBatchWriter(store)
 	svc := &ops.Service{Records: store.Records, People: store.People, Forms: store.Forms, Audit: store.Audit,
-		Marks: store.Erasures, Writer: writer, Expiry: store.Expiries, Scrub: store.Scrub,
+		Marks: store.Erasures, Writer: writer, Expiry: store.Expiries,
+		Scrub:  func(ctx context.Context) error { return writer.Exclusive(ctx, store.Scrub) },
 		Hasher: tenants.NewHasher(secret), Now: time.Now}
 	keys, tens, forms := cache.NewKeys(store.APIKeys), cache.NewTenants(store.Tenants), cache.NewForms(store.Forms)
 	app := api.New(api.Deps{Keys: keys, Tenants: tens, Forms: forms, Records: store.Records, Tokens: store.Tokens,

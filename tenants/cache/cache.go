@@ -7,6 +7,7 @@ package cache
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -37,6 +38,10 @@ func (l *lookup[V]) get(key string, load func() (V, error)) (V, error) {
 		return e.v, e.err
 	}
 	v, err := load()
+	// The key outlives the request: callers pass strings that may be views of Fiber's request
+	// buffer (a header, a query value), which is reused for the next request. Stored as is,
+	// its bytes would change under the map, which then answers for the wrong key.
+	key = strings.Clone(key)
 	switch {
 	case err == nil:
 		l.hits.Add(key, entry[V]{v: v})

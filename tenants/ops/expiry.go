@@ -16,6 +16,9 @@ type ExpiryStore interface {
 	DropBucket(ctx context.Context, minute time.Time) error
 }
 
+// expiryGrace is how long after its minute a deadline bucket is read.
+const expiryGrace = time.Minute
+
 // maxMinutesPerRun bounds one run after a long downtime; the next run goes on.
 const maxMinutesPerRun = 1440
 
@@ -29,7 +32,9 @@ func (s *Service) ExpireDue(ctx context.Context) (int, error) {
 		return 0, wrap("expire", err)
 	}
 	expired := 0
-	for n := 0; n < maxMinutesPerRun && !minute.After(now); n++ {
+	// A minute is read only once it is a grace period old, so that a deadline accepted just
+	// before its minute began but written a moment later is not missed.
+	for n := 0; n < maxMinutesPerRun && !minute.After(now.Add(-expiryGrace)); n++ {
 		items, err := s.Expiry.Bucket(ctx, minute)
 		if err != nil {
 			return expired, wrap("expire", err)

@@ -64,6 +64,12 @@ func (s *Service) Subject(tenantID string, id Identity) string {
 // record holds, files the person lookups and consent deadlines, and the audit entries.
 // ErrConflict means a record with the same id exists (an idempotent repeat).
 func (s *Service) Ingest(ctx context.Context, rec tenants.Record, actor, requestID string) error {
+	return s.Writer.Ingest(ctx, s.Prepare(rec, actor, requestID))
+}
+
+// Prepare computes what storing rec writes: its match keys, person lookups, deadlines and
+// audit entries.
+func (s *Service) Prepare(rec tenants.Record, actor, requestID string) tenants.Ingestion {
 	emails, phones := anonymise.Identifiers(rec)
 	in := tenants.Ingestion{}
 	rec.MatchKeys = nil
@@ -101,7 +107,7 @@ func (s *Service) Ingest(ctx context.Context, rec tenants.Record, actor, request
 		}
 	}
 	in.Record = rec
-	return s.Writer.Ingest(ctx, in)
+	return in
 }
 
 type namedConsent struct {

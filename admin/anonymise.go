@@ -1,0 +1,91 @@
+package admin
+
+import (
+	"strings"
+
+	"github.com/consentforms/consentforms/tenants/contact"
+	"github.com/consentforms/consentforms/tenants/ops"
+	"github.com/consentforms/consentforms/web"
+	"github.com/gofiber/fiber/v2"
+)
+
+// Anonymisation runs through ops.Service, the code path of the API: search → preview of the
+// counts → confirmation by typing web.AnonymiseConfirmWord → erasure.
+
+func (h *handler) anonymiseSearch(c *fiber.Ctx, s *session) error {
+	return h.render(c, fiber.StatusOK, web.AnonymiseSearch(web.AnonymiseSearchPage{
+		Layout: h.layout(c, s, "Anonymise", web.NavAnonymise)}))
+}
+
+func (h *handler) anonymisePreview(c *fiber.Ctx, s *session) error {
+	email, phone := personInput(c)
+	id, errs := identity(email, phone)
+	if len(errs) > 0 {
+		return h.invalid(c, web.AnonymiseSearch(web.AnonymiseSearchPage{Layout: h.layout(c, s, "Anonymise", web.NavAnonymise),
+			Email: email, Phone: phone, Errors: errs}))
+	}
+	return h.renderPreview(c, s, fiber.StatusOK, email, phone, id, nil)
+}
+
+func (h *handler) renderPreview(c *fiber.Ctx, s *session, status int, email, phone string, id ops.Identity, errs web.FieldErrors) error {
+	counts, err := h.Ops.Preview(c.UserContext(), s.TenantID, id)
+	if err != nil {
+		return err
+	}
+	return h.render(c, status, web.AnonymisePreview(web.AnonymisePreviewPage{
+		Layout: h.layout(c, s, "Anonymise: review", web.NavAnonymise), Email: email, Phone: phone,
+		Counts: recordCounts(counts), Errors: errs}))
+}
+
+func (h *handler) anonymise(c *fiber.Ctx, s *session) error {
+	email, phone := personInput(c)
+	id, errs := identity(email, phone)
+	if len(errs) > 0 {
+		return h.invalid(c, web.AnonymiseSearch(web.AnonymiseSearchPage{Layout: h.layout(c, s, "Anonymise", web.NavAnonymise),
+			Email: email, Phone: phone, Errors: errs}))
+	}
+	if strings.TrimSpace(c.FormValue("confirm")) != web.AnonymiseConfirmWord {
+		return h.renderPreview(c, s, fiber.StatusUnprocessableEntity, email, phone, id,
+			web.FieldErrors{"confirm": "Type " + web.AnonymiseConfirmWord + " in capitals to confirm."})
+	}
+	counts, err := h.Ops.Erase(c.UserContext(), s.TenantID, actor(s), requestID(c), id)
+	if err != nil {
+		return err
+	}
+	return h.render(c, fiber.StatusOK, web.AnonymiseResult(web.AnonymiseResultPage{
+		Layout: h.layout(c, s, "Anonymised", web.NavAnonymise), Counts: recordCounts(counts)}))
+}
+
+func personInput(c *fiber.Ctx) (email, phone string) {
+	return strings.TrimSpace(c.FormValue("email")), strings.TrimSpace(c.FormValue("phone"))
+}
+
+// identity normalises a person's e-mail and phone as the API does; errors are keyed by input.
+func identity(email, phone string) (ops.Identity, web.FieldErrors) {
+	var id ops.Identity
+	errs := web.FieldErrors{}
+	if email == "" && phone == "" {
+		errs["email"] = "Give an e-mail address, a phone number, or both."
+		return id, errs
+	}
+	if email != "" {
+		n, ok := contact.NormaliseEmail(email)
+		if !ok {
+			errs["email"] = "This is not an e-mail address."
+		}
+		id.Email = n
+	}
+	if phone != "" {
+		n, ok := contact.NormalisePhone(phone)
+		if !ok {
+			errs["phone"] = "Give the number in international format, e.g. +49 151 12345678."
+		}
+		id.Phone = n
+	}
+	return id, errs
+}
+
+func recordCounts(c ops.Counts) web.RecordCounts {
+	return web.RecordCounts{FormSubmissions: c.FormSubmissions, DigitisationSubmissions: c.DigitisationSubmissions,
+		CanvassingSubmissions: c.CanvassingSubmissions, PhoneCallTasks: c.PhoneCallTasks}
+}

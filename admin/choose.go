@@ -1,0 +1,69 @@
+package admin
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/web"
+	"github.com/gofiber/fiber/v2"
+)
+
+// A platform admin belongs to no tenant: the tenant it works on is chosen here and kept in
+// its session token (claim "ten"), checked against the store on every request.
+
+func (h *handler) chooseTenantPage(c *fiber.Ctx, s *session) error {
+	return h.renderChoose(c, s, fiber.StatusOK, false, safeNext(c.Query("next")))
+}
+
+// tenantPrompt stands in for a tenant page while a platform admin has chosen no tenant.
+func (h *handler) tenantPrompt(c *fiber.Ctx, s *session) error {
+	next := ""
+	if c.Method() == fiber.MethodGet {
+		next = safeNext(c.OriginalURL())
+	}
+	return h.renderChoose(c, s, fiber.StatusOK, true, next)
+}
+
+func (h *handler) renderChoose(c *fiber.Ctx, s *session, status int, prompt bool, next string) error {
+	list, err := h.Store.Tenants.List(c.UserContext())
+	if err != nil {
+		return err
+	}
+	opts := make([]web.Option, len(list))
+	for i, t := range list {
+		opts[i] = web.Option{Value: t.ID, Label: t.Name + " (" + t.ID + ")"}
+	}
+	p := choosePage{Layout: h.layout(c, s, "Choose a tenant", "tenant"), Tenants: opts, Current: s.TenantID,
+		Next: next, Prompt: prompt}
+	return h.render(c, status, chooseTenantView(p))
+}
+
+func (h *handler) chooseTenant(c *fiber.Ctx, s *session) error {
+	t, err := h.Store.Tenants.Get(c.UserContext(), c.FormValue("tenant"))
+	if errors.Is(err, tenants.ErrNotFound) {
+		return h.renderChoose(c, s, fiber.StatusUnprocessableEntity, false, safeNext(c.FormValue("next")))
+	}
+	if err != nil {
+		return err
+	}
+	cl := s.claims
+	cl.Tenant = t.ID
+	if err := h.setSession(c, cl, h.Now()); err != nil {
+		return err
+	}
+	next := safeNext(c.FormValue("next"))
+	if next == "" {
+		next = web.PathDashboard
+	}
+	return h.redirect(c, next, success("You are working on "+t.Name+"."))
+}
+
+// safeNext keeps a return path only when it is one of ours: no other host, no scheme.
+func safeNext(p string) string {
+	if !strings.HasPrefix(p, "/admin/") || strings.ContainsAny(p, "\\\r\n") || strings.HasPrefix(p, "//") ||
+		strings.HasPrefix(p, web.PathLogin) || strings.HasPrefix(p, PathChooseTenant) || len(p) > 1000 {
+		return ""
+	}
+	return p
+}

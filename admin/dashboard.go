@@ -1,0 +1,57 @@
+package admin
+
+import (
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/web"
+	"github.com/gofiber/fiber/v2"
+)
+
+// recentActivity is how many audit entries the dashboard shows.
+const recentActivity = 10
+
+func (h *handler) dashboard(c *fiber.Ctx, s *session) error {
+	ctx := c.UserContext()
+	p := web.DashboardPage{Layout: h.layout(c, s, "Dashboard", web.NavDashboard)}
+	for _, k := range tenants.Kinds {
+		n, err := h.Store.Records.Count(ctx, s.TenantID, k)
+		if err != nil {
+			return err
+		}
+		setCount(&p.Records, k, int(n))
+	}
+	now := h.now()
+	for name, dst := range map[string]*web.StatusCounts{
+		"primaryPurpose":      &p.Consents.PrimaryPurpose,
+		"generalContactEmail": &p.Consents.GeneralContactEmail,
+		"generalContactPhone": &p.Consents.GeneralContactPhone,
+	} {
+		m, err := h.Store.Records.CountConsents(ctx, s.TenantID, tenants.KindFormSubmission, name, now)
+		if err != nil {
+			return err
+		}
+		*dst = web.StatusCounts{Granted: int(m[tenants.StatusGranted]), Expired: int(m[tenants.StatusExpired]),
+			Revoked: int(m[tenants.StatusRevoked]), NotGranted: int(m[tenants.StatusNotGranted])}
+	}
+	if h.Enforcer.RoleAllows(s.Staff.Role, "admin:audit", "read") {
+		entries, err := h.Store.Audit.List(ctx, s.TenantID, tenants.AuditFilter{Limit: recentActivity})
+		if err != nil {
+			return err
+		}
+		p.Recent = auditView(entries)
+	}
+	return h.render(c, fiber.StatusOK, web.Dashboard(p))
+}
+
+// setCount files n under kind.
+func setCount(c *web.RecordCounts, kind tenants.Kind, n int) {
+	switch kind {
+	case tenants.KindFormSubmission:
+		c.FormSubmissions = n
+	case tenants.KindDigitisation:
+		c.DigitisationSubmissions = n
+	case tenants.KindCanvassing:
+		c.CanvassingSubmissions = n
+	case tenants.KindPhoneCallTask:
+		c.PhoneCallTasks = n
+	}
+}

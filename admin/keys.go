@@ -1,0 +1,96 @@
+package admin
+
+import (
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/web"
+	"github.com/gofiber/fiber/v2"
+)
+
+func (h *handler) keys(c *fiber.Ctx, s *session) error {
+	return h.renderKeys(c, s, fiber.StatusOK, web.KeyInput{}, nil)
+}
+
+func (h *handler) renderKeys(c *fiber.Ctx, s *session, status int, in web.KeyInput, errs web.FieldErrors) error {
+	list, err := h.Store.APIKeys.List(c.UserContext(), s.TenantID)
+	if err != nil {
+		return err
+	}
+	items := make([]web.KeyItem, len(list))
+	for i, k := range list {
+		items[i] = keyItem(k)
+	}
+	return h.render(c, status, web.Keys(web.KeysPage{Layout: h.layout(c, s, "API keys", web.NavKeys), Keys: items,
+		Form: in, Errors: errs, CanManage: h.Enforcer.RoleAllows(s.Staff.Role, "admin:keys", "write"), Now: h.now()}))
+}
+
+// keyIssue issues a key and shows its plaintext, this once.
+func (h *handler) keyIssue(c *fiber.Ctx, s *session) error {
+	in := web.KeyInput{Name: strings.TrimSpace(c.FormValue("name")), Expires: strings.TrimSpace(c.FormValue("expires"))}
+	for _, v := range c.Request().PostArgs().PeekMulti("scope") {
+		in.Scopes = append(in.Scopes, string(v))
+	}
+	expires, errs := validateKey(in, h.now())
+	if len(errs) > 0 {
+		return h.renderKeys(c, s, fiber.StatusUnprocessableEntity, in, errs)
+	}
+	k, plain, err := tenants.NewAPIKey(s.TenantID, in.Name, in.Scopes, expires, h.now())
+	if err != nil {
+		return err
+	}
+	if err := h.Store.APIKeys.Insert(c.UserContext(), k); err != nil {
+		return err
+	}
+	if err := h.appendAudit(c, s, tenants.ActionAPIKeyIssued, []string{k.ID}, strings.Join(k.Scopes, ",")); err != nil {
+		return err
+	}
+	return h.render(c, fiber.StatusOK, web.KeyIssued(web.KeyIssuedPage{Layout: h.layout(c, s, "API key issued", web.NavKeys),
+		Key: keyItem(k), Plaintext: plain}))
+}
+
+// validateKey checks the issue form and returns the expiry: the end of the given day, UTC.
+func validateKey(in web.KeyInput, now time.Time) (*time.Time, web.FieldErrors) {
+	errs := web.FieldErrors{}
+	if in.Name == "" || utf8.RuneCountInString(in.Name) > 100 {
+		errs["name"] = "Give the key a name of at most 100 characters."
+	}
+	if len(in.Scopes) == 0 {
+		errs["scope"] = "Choose at least one scope."
+	} else if tenants.ValidateScopes(in.Scopes) != nil {
+		errs["scope"] = "Choose scopes from the list."
+	}
+	if in.Expires == "" {
+		return nil, errs
+	}
+	d, err := time.Parse(time.DateOnly, in.Expires)
+	if err != nil {
+		errs["expires"] = "Give a date as YYYY-MM-DD."
+		return nil, errs
+	}
+	end := d.Add(24 * time.Hour)
+	if !end.After(now) {
+		errs["expires"] = "Give a date that is not in the past."
+	}
+	return &end, errs
+}
+
+func (h *handler) keyRevoke(c *fiber.Ctx, s *session) error {
+	id := pathID(c)
+	if err := h.Store.APIKeys.Revoke(c.UserContext(), s.TenantID, id, h.now()); err != nil {
+		return err
+	}
+	h.PurgeKey(id)
+	if err := h.appendAudit(c, s, tenants.ActionAPIKeyRevoked, []string{id}, ""); err != nil {
+		return err
+	}
+	return h.redirect(c, web.PathKeys, success("API key revoked."))
+}
+
+func keyItem(k tenants.APIKey) web.KeyItem {
+	return web.KeyItem{ID: k.ID, Name: k.Name, Prefix: strings.TrimSuffix(k.Prefix(), "_"), Scopes: slices.Clone(k.Scopes),
+		CreatedAt: k.CreatedAt, ExpiresAt: k.ExpiresAt, LastUsedAt: k.LastUsedAt, RevokedAt: k.RevokedAt}
+}

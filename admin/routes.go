@@ -1,0 +1,182 @@
+package admin
+
+import (
+	"github.com/consentforms/consentforms/web"
+	"github.com/gofiber/fiber/v2"
+)
+
+// PathChooseTenant is where the platform admin chooses the tenant to work on.
+const PathChooseTenant = "/admin/choose-tenant"
+
+// access is who may use a route: the casbin object and action a role must be allowed, and
+// whether the route works on one tenant's data.
+type access struct {
+	obj, act string
+	// tenant: the route needs a tenant; a platform admin who has not chosen one is asked to.
+	tenant bool
+}
+
+// Who may use a route beyond the casbin check.
+const (
+	signedIn = iota // a session and the role's permission for obj/act
+	public          // anyone (the sign-in page); unsafe methods still need the pre-session CSRF token
+	anyStaff        // any signed-in user, no casbin check (sign-out)
+)
+
+// route is one row of the route table.
+type route struct {
+	method, path string
+	access
+	who int
+	h   pageFunc
+}
+
+// pageFunc handles a request of a signed-in user (s is nil on public routes).
+type pageFunc func(c *fiber.Ctx, s *session) error
+
+const (
+	get  = fiber.MethodGet
+	post = fiber.MethodPost
+)
+
+// routes is the route table, and so the authorization table: every admin route with the
+// casbin object and action it needs (policies/policy.csv).
+func (h *handler) routes() []route {
+	t := func(obj, act string) access { return access{obj: obj, act: act, tenant: true} }
+	a := func(obj, act string) access { return access{obj: obj, act: act} }
+	return []route{
+		{get, web.PathLogin, access{}, public, h.loginPage},
+		{post, web.PathLogin, access{}, public, h.login},
+		{post, web.PathLogout, access{}, anyStaff, h.logout},
+
+		{get, web.PathDashboard, t("admin:dashboard", "read"), signedIn, h.dashboard},
+		{get, PathChooseTenant, a("admin:tenants", "switch"), signedIn, h.chooseTenantPage},
+		{post, PathChooseTenant, a("admin:tenants", "switch"), signedIn, h.chooseTenant},
+
+		{get, web.PathForms, t("admin:forms", "read"), signedIn, h.forms},
+		{get, web.PathFormNew, t("admin:forms", "write"), signedIn, h.formNew},
+		{post, web.PathForms, t("admin:forms", "write"), signedIn, h.formCreate},
+		{get, web.PathForms + "/:id", t("admin:forms", "read"), signedIn, h.formEdit},
+		{post, web.PathForms + "/:id", t("admin:forms", "write"), signedIn, h.formSave},
+
+		{get, web.PathKeys, t("admin:keys", "read"), signedIn, h.keys},
+		{post, web.PathKeys, t("admin:keys", "write"), signedIn, h.keyIssue},
+		{post, web.PathKeys + "/:id/revoke", t("admin:keys", "write"), signedIn, h.keyRevoke},
+
+		{get, web.PathWebhooks, t("admin:webhooks", "read"), signedIn, h.webhooks},
+		{post, web.PathMailchimpTokens, t("admin:webhooks", "write"), signedIn, h.tokenIssue},
+		{post, web.PathMailchimpTokens + "/:id/revoke", t("admin:webhooks", "write"), signedIn, h.tokenRevoke},
+		{post, web.PathSendGridKey, t("admin:webhooks", "write"), signedIn, h.sendGridKeySave},
+		{post, web.PathSendGridKeyClear, t("admin:webhooks", "write"), signedIn, h.sendGridKeyClear},
+
+		{get, web.PathSubmissions, t("admin:submissions", "read"), signedIn, h.submissions},
+		{get, web.PathSubmissions + "/:id", t("admin:submissions", "read"), signedIn, h.submission},
+
+		{get, web.PathAnonymise, t("admin:gdpr", "anonymise"), signedIn, h.anonymiseSearch},
+		{post, web.PathAnonymisePreview, t("admin:gdpr", "anonymise"), signedIn, h.anonymisePreview},
+		{post, web.PathAnonymise, t("admin:gdpr", "anonymise"), signedIn, h.anonymise},
+
+		{get, web.PathUnsubscribe, t("admin:unsubscribe", "write"), signedIn, h.unsubscribePage},
+		{post, web.PathUnsubscribe, t("admin:unsubscribe", "write"), signedIn, h.unsubscribe},
+
+		// The audit log of a platform admin who has chosen no tenant spans every tenant.
+		{get, web.PathAudit, a("admin:audit", "read"), signedIn, h.auditLog},
+		{get, web.PathAuditExport, a("admin:audit", "export"), signedIn, h.auditExport},
+
+		{get, web.PathTenants, a("admin:tenants", "read"), signedIn, h.tenants},
+		{post, web.PathTenants, a("admin:tenants", "write"), signedIn, h.tenantCreate},
+
+		{get, web.PathStaff, a("admin:staff", "read"), signedIn, h.staff},
+		{post, web.PathStaff, a("admin:staff", "write"), signedIn, h.staffCreate},
+	}
+}
+
+// mount registers the table on the app and remembers each GET route's access for the
+// navigation.
+func (h *handler) mount(app *fiber.App, table []route) {
+	h.navAccess = map[string]access{}
+	for _, r := range table {
+		if r.method == get && r.who == signedIn {
+			h.navAccess[r.path] = r.access
+		}
+		app.Add(r.method, r.path, h.wrap(r))
+	}
+}
+
+// wrap runs one route: security headers; for signed-in routes the session, the CSRF check
+// of unsafe methods (before anything else happens), the role check and the tenant; then the
+// handler, whose errors go to the one error renderer.
+func (h *handler) wrap(r route) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		pageHeaders(c)
+		if r.who == public {
+			if unsafe(c) && !h.validLoginCSRF(c) {
+				return h.csrfRefused(c, nil)
+			}
+			return h.run(c, nil, r.h)
+		}
+		cl, ok := h.readSession(c)
+		if !ok {
+			if unsafe(c) {
+				return h.csrfRefused(c, nil)
+			}
+			return h.toLogin(c)
+		}
+		if unsafe(c) && !validCSRF(h.csrfFor(cl.SessionID), submittedCSRF(c)) {
+			return h.csrfRefused(c, nil)
+		}
+		s, err := h.loadSession(c, cl)
+		if err != nil {
+			return h.run(c, nil, func(*fiber.Ctx, *session) error { return err })
+		}
+		if s == nil {
+			h.clearSession(c)
+			return h.toLogin(c)
+		}
+		h.renew(c, s)
+		if r.who == signedIn && !h.Enforcer.RoleAllows(s.Staff.Role, r.obj, r.act) {
+			return h.forbidden(c, s)
+		}
+		if r.tenant && s.TenantID == "" {
+			return h.run(c, s, h.tenantPrompt)
+		}
+		return h.run(c, s, r.h)
+	}
+}
+
+// run calls a handler and renders its error, if any; the app's JSON error handler never
+// sees an admin error.
+func (h *handler) run(c *fiber.Ctx, s *session, fn pageFunc) error {
+	if err := fn(c, s); err != nil {
+		return h.fail(c, s, err)
+	}
+	return nil
+}
+
+func unsafe(c *fiber.Ctx) bool {
+	switch c.Method() {
+	case fiber.MethodGet, fiber.MethodHead, fiber.MethodOptions:
+		return false
+	}
+	return true
+}
+
+// toLogin sends a signed-out visitor to the sign-in page (htmx follows HX-Redirect).
+func (h *handler) toLogin(c *fiber.Ctx) error {
+	if c.Get("HX-Request") == "true" {
+		c.Set("HX-Redirect", web.PathLogin)
+		return c.SendStatus(fiber.StatusUnauthorized)
+	}
+	return c.Redirect(web.PathLogin, fiber.StatusSeeOther)
+}
+
+// pageHeaders keeps admin pages (personal data, one-time secrets) out of caches and frames,
+// and allows scripts and styles from this origin only.
+func pageHeaders(c *fiber.Ctx) {
+	c.Set(fiber.HeaderContentSecurityPolicy, "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "+
+		"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
+	c.Set(fiber.HeaderXFrameOptions, "DENY")
+	c.Set(fiber.HeaderReferrerPolicy, "same-origin")
+	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
+	c.Set(fiber.HeaderCacheControl, "no-store")
+}

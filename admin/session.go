@@ -1,0 +1,168 @@
+package admin
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/gofiber/fiber/v2"
+	"github.com/golang-jwt/jwt/v5"
+)
+
+const (
+	sessionCookie = "cf_session"
+	// sessionTTL is a token's lifetime; activity past half of it renews the token.
+	sessionTTL = 30 * time.Minute
+	// sessionMax bounds renewal: after it the user signs in again.
+	sessionMax = 12 * time.Hour
+	issuer     = "consentforms-admin"
+)
+
+// claims are a session token's contents: the staff id (sub), the session id that the CSRF
+// token is bound to, when the user signed in, and the tenant a platform admin works on.
+type claims struct {
+	SessionID string `json:"sid"`
+	AuthTime  int64  `json:"ath"`
+	Tenant    string `json:"ten,omitempty"`
+	jwt.RegisteredClaims
+}
+
+// session is the signed-in user of a request.
+type session struct {
+	claims
+	Staff tenants.Staff
+	// TenantID is the tenant the user works on: a tenant user's own, the platform admin's
+	// choice, or "" when a platform admin has chosen none.
+	TenantID   string
+	TenantName string
+	CSRF       string
+}
+
+// parseToken verifies a session token: HS256 only (no "none", no other algorithm, no key
+// confusion), our issuer, an expiry that has not passed.
+func parseToken(key []byte, token string, now func() time.Time) (claims, error) {
+	var cl claims
+	_, err := jwt.ParseWithClaims(token, &cl, func(*jwt.Token) (any, error) { return key, nil },
+		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}), jwt.WithIssuer(issuer),
+		jwt.WithExpirationRequired(), jwt.WithIssuedAt(), jwt.WithTimeFunc(now))
+	if err != nil {
+		return claims{}, err
+	}
+	if cl.Subject == "" || cl.SessionID == "" {
+		return claims{}, errors.New("session token without subject or session id")
+	}
+	return cl, nil
+}
+
+// signToken issues a token for cl, valid sessionTTL from now.
+func signToken(key []byte, cl claims, now time.Time) (string, time.Time, error) {
+	exp := now.Add(sessionTTL)
+	cl.Issuer = issuer
+	cl.IssuedAt = jwt.NewNumericDate(now)
+	cl.ExpiresAt = jwt.NewNumericDate(exp)
+	s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, cl).SignedString(key)
+	return s, exp, err
+}
+
+// readSession verifies the session cookie's token; no store access.
+func (h *handler) readSession(c *fiber.Ctx) (claims, bool) {
+	tok := c.Cookies(sessionCookie)
+	if tok == "" {
+		return claims{}, false
+	}
+	cl, err := parseToken(h.jwtKey, tok, h.Now)
+	if err != nil {
+		return claims{}, false
+	}
+	if _, out := h.signedOut.Get(cl.SessionID); out {
+		return claims{}, false
+	}
+	return cl, true
+}
+
+// loadSession re-reads the user, so that a deleted user is signed out at once, and resolves
+// the tenant. A nil session with a nil error means the user is gone.
+func (h *handler) loadSession(c *fiber.Ctx, cl claims) (*session, error) {
+	st, err := h.Store.Staff.Lookup(c.UserContext(), cl.Subject)
+	if errors.Is(err, tenants.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	s := &session{claims: cl, Staff: st, TenantID: st.TenantID, CSRF: h.csrfFor(cl.SessionID)}
+	if st.Role == tenants.RolePlatformAdmin {
+		s.TenantID = cl.Tenant
+	}
+	if s.TenantID == "" {
+		return s, nil
+	}
+	t, err := h.Store.Tenants.Get(c.UserContext(), s.TenantID)
+	switch {
+	case errors.Is(err, tenants.ErrNotFound) && st.Role == tenants.RolePlatformAdmin:
+		s.TenantID, s.Tenant = "", "" // the chosen tenant is gone: choose again
+	case errors.Is(err, tenants.ErrNotFound):
+		return nil, nil // a tenant user whose tenant is gone has nothing to see
+	case err != nil:
+		return nil, err
+	default:
+		s.TenantName = t.Name
+	}
+	return s, nil
+}
+
+// startSession signs in st with a fresh session id.
+func (h *handler) startSession(c *fiber.Ctx, st tenants.Staff) error {
+	now := h.Now()
+	cl := claims{SessionID: randomToken(18), AuthTime: now.Unix()}
+	cl.Subject = st.ID
+	return h.setSession(c, cl, now)
+}
+
+// setSession (re)issues the session cookie for cl.
+func (h *handler) setSession(c *fiber.Ctx, cl claims, now time.Time) error {
+	tok, exp, err := signToken(h.jwtKey, cl, now)
+	if err != nil {
+		return err
+	}
+	setCookie(c, sessionCookie, tok, exp)
+	return nil
+}
+
+// renew reissues a token past its half-life while the session is within sessionMax.
+func (h *handler) renew(c *fiber.Ctx, s *session) {
+	now := h.Now()
+	if s.IssuedAt == nil || now.Sub(s.IssuedAt.Time) < sessionTTL/2 || now.Sub(time.Unix(s.AuthTime, 0)) > sessionMax {
+		return
+	}
+	if err := h.setSession(c, s.claims, now); err != nil {
+		h.log.Warn("renew admin session", "err", err)
+	}
+}
+
+// endSession signs the session out: its token is refused from now on, on this instance,
+// and the cookie is cleared.
+func (h *handler) endSession(c *fiber.Ctx, s *session) {
+	h.signedOut.Add(s.SessionID, struct{}{})
+	h.clearSession(c)
+}
+
+func (h *handler) clearSession(c *fiber.Ctx) { clearCookie(c, sessionCookie) }
+
+// setCookie sets one of the admin's cookies: scoped to /admin, out of reach of scripts, not
+// sent on cross-site posts, and Secure when the request came over HTTPS.
+func setCookie(c *fiber.Ctx, name, value string, expires time.Time) {
+	c.Cookie(&fiber.Cookie{Name: name, Value: value, Path: "/admin", Expires: expires, HTTPOnly: true,
+		SameSite: fiber.CookieSameSiteLaxMode, Secure: c.Protocol() == "https"})
+}
+
+func clearCookie(c *fiber.Ctx, name string) { setCookie(c, name, "", time.Unix(1, 0)) }
+
+// randomToken returns n random bytes, base64url-encoded.
+func randomToken(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go ≥ 1.24)
+	return base64.RawURLEncoding.EncodeToString(b)
+}

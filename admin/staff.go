@@ -1,0 +1,124 @@
+package admin
+
+import (
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/web"
+	"github.com/gofiber/fiber/v2"
+)
+
+// minStaffPassword is what the staff form asks for (web's hint); the domain's floor is lower.
+const minStaffPassword = max(12, tenants.MinPasswordLength)
+
+// lastLoginLookups bounds the audit reads the staff list makes for "last sign-in".
+const lastLoginLookups = 100
+
+// staff lists the users of the user's tenant; a platform admin sees those of the chosen
+// tenant, or every user when none is chosen.
+func (h *handler) staff(c *fiber.Ctx, s *session) error {
+	// The form starts at the least powerful role.
+	return h.renderStaff(c, s, fiber.StatusOK, web.StaffInput{Role: tenants.RoleViewer, TenantID: s.TenantID}, nil)
+}
+
+func (h *handler) renderStaff(c *fiber.Ctx, s *session, status int, in web.StaffInput, errs web.FieldErrors) error {
+	ctx := c.UserContext()
+	list, err := h.Store.Staff.List(ctx, s.TenantID)
+	if err != nil {
+		return err
+	}
+	names := map[string]string{s.TenantID: s.TenantName}
+	p := web.StaffPage{Layout: h.layout(c, s, "Staff", web.NavStaff), Form: in, Roles: assignableRoles(s.Staff.Role),
+		Errors: errs, CanManage: h.Enforcer.RoleAllows(s.Staff.Role, "admin:staff", "write")}
+	if isPlatformAdmin(s) {
+		all, err := h.Store.Tenants.List(ctx)
+		if err != nil {
+			return err
+		}
+		for _, t := range all {
+			names[t.ID] = t.Name
+			p.Tenants = append(p.Tenants, web.Option{Value: t.ID, Label: t.Name})
+		}
+	}
+	for i, st := range list {
+		it := web.StaffItem{ID: st.ID, Email: st.Email, Role: st.Role, TenantName: names[st.TenantID], CreatedAt: st.CreatedAt}
+		if i < lastLoginLookups {
+			last, err := h.Store.Audit.List(ctx, st.TenantID, tenants.AuditFilter{Action: tenants.ActionStaffLogin,
+				Actor: "staff:" + st.ID, Limit: 1})
+			if err != nil {
+				return err
+			}
+			if len(last) > 0 {
+				it.LastLoginAt = &last[0].Time
+			}
+		}
+		p.Staff = append(p.Staff, it)
+	}
+	return h.render(c, status, web.Staff(p))
+}
+
+// staffCreate adds a user with a role no higher than the creator's, in the creator's
+// tenant (a platform admin chooses any).
+func (h *handler) staffCreate(c *fiber.Ctx, s *session) error {
+	in := web.StaffInput{Email: strings.TrimSpace(c.FormValue("email")), Role: c.FormValue("role"), TenantID: s.Staff.TenantID}
+	if isPlatformAdmin(s) {
+		in.TenantID = c.FormValue("tenant")
+	}
+	password := c.FormValue("password")
+	errs := web.FieldErrors{}
+	if !tenants.ValidStaffEmail(in.Email) {
+		errs["email"] = "Give an e-mail address."
+	}
+	if len(password) < minStaffPassword || len(password) > 72 {
+		errs["password"] = "Use " + strconv.Itoa(minStaffPassword) + " to 72 characters."
+	}
+	if !slices.Contains(assignableRoles(s.Staff.Role), in.Role) {
+		errs["role"] = "Choose a role from the list."
+	}
+	switch {
+	case in.Role == tenants.RolePlatformAdmin && in.TenantID != "":
+		errs["tenant"] = "A platform admin belongs to no tenant."
+	case in.Role != tenants.RolePlatformAdmin && in.TenantID == "":
+		errs["tenant"] = "Choose the tenant this user belongs to."
+	case in.TenantID != "":
+		if _, err := h.Store.Tenants.Get(c.UserContext(), in.TenantID); isNotFound(err) {
+			errs["tenant"] = "Choose a tenant from the list."
+		} else if err != nil {
+			return err
+		}
+	}
+	if len(errs) > 0 {
+		return h.renderStaff(c, s, fiber.StatusUnprocessableEntity, in, errs)
+	}
+	st, err := tenants.NewStaff(newID("u_"), in.Email, password, in.Role, in.TenantID, h.now())
+	if err != nil {
+		return err // the checks above cover NewStaff's rules
+	}
+	err = h.Store.Staff.Insert(c.UserContext(), st)
+	if errors.Is(err, tenants.ErrConflict) {
+		return h.renderStaff(c, s, fiber.StatusUnprocessableEntity, in, web.FieldErrors{"email": "A user with this e-mail address exists."})
+	}
+	if err != nil {
+		return err
+	}
+	err = h.Store.Audit.Append(c.UserContext(), tenants.AuditEntry{Time: h.now(), TenantID: st.TenantID, Actor: actor(s),
+		Action: tenants.ActionStaffCreated, RecordIDs: []string{st.ID}, RequestID: requestID(c)})
+	if err != nil {
+		return err
+	}
+	return h.redirect(c, web.PathStaff, success("Staff user added."))
+}
+
+// assignableRoles are the roles at or below role (tenants.Roles is ordered most powerful first).
+func assignableRoles(role string) []string {
+	i := slices.Index(tenants.Roles, role)
+	if i < 0 {
+		return nil
+	}
+	return slices.Clone(tenants.Roles[i:])
+}
+
+func isPlatformAdmin(s *session) bool { return s.Staff.Role == tenants.RolePlatformAdmin }

@@ -1,0 +1,142 @@
+package admin
+
+import (
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/anonymise"
+	"github.com/consentforms/consentforms/web"
+	"github.com/gofiber/fiber/v2"
+)
+
+// submissionsPerPage is the page size of the submissions list.
+const submissionsPerPage = 25
+
+// submissions lists a page of form submissions, newest first, read from the store page by
+// page. The consent filter applies to the page read, so a filtered page can show fewer rows.
+func (h *handler) submissions(c *fiber.Ctx, s *session) error {
+	ctx := c.UserContext()
+	f := web.SubmissionFilter{FormID: c.Query("form"), Consent: c.Query("consent"), Status: c.Query("status")}
+	if !slices.ContainsFunc(web.ConsentOptions(), func(o web.Option) bool { return o.Value == f.Consent }) {
+		f.Consent = ""
+	}
+	if !slices.ContainsFunc(web.StatusOptions(), func(o web.Option) bool { return o.Value == f.Status }) {
+		f.Status = ""
+	}
+	page := queryPage(c)
+	recs, err := h.Store.Records.List(ctx, s.TenantID, tenants.KindFormSubmission, tenants.Page{FormID: f.FormID,
+		Skip: int64((page - 1) * submissionsPerPage), Limit: submissionsPerPage + 1})
+	if err != nil {
+		return err
+	}
+	forms, err := h.Store.Forms.List(ctx, s.TenantID)
+	if err != nil {
+		return err
+	}
+	p := web.SubmissionsPage{Layout: h.layout(c, s, "Submissions", web.NavSubmissions), Filter: f,
+		Pager: web.Pager{Page: page, HasNext: len(recs) > submissionsPerPage}}
+	for _, fm := range forms {
+		p.Forms = append(p.Forms, web.Option{Value: fm.FormID, Label: fm.FormID})
+	}
+	now := h.now()
+	for _, r := range recs[:min(len(recs), submissionsPerPage)] {
+		it := submissionItem(r, now)
+		if matchesStatus(it, f) {
+			p.Items = append(p.Items, it)
+		}
+	}
+	return h.render(c, fiber.StatusOK, web.Submissions(p))
+}
+
+// queryPage is the ?page= number, at least 1 and bounded.
+func queryPage(c *fiber.Ctx) int {
+	n, err := strconv.Atoi(c.Query("page"))
+	if err != nil || n < 1 {
+		return 1
+	}
+	return min(n, 100_000)
+}
+
+func submissionItem(r tenants.Record, now time.Time) web.SubmissionItem {
+	return web.SubmissionItem{ID: r.PublicID, FormID: r.FormID, CreatedAt: r.CreatedAt, Email: str(r.Contact.Email),
+		Phone: str(r.Contact.PhoneNumber), PrimaryPurpose: string(r.Consents.PrimaryPurpose.StatusAt(now)),
+		GeneralContactEmail: string(r.Consents.GeneralContactEmail.StatusAt(now)),
+		GeneralContactPhone: string(r.Consents.GeneralContactPhone.StatusAt(now)), Anonymised: r.AnonymisedAt != nil}
+}
+
+// matchesStatus applies the status filter to the chosen consent, or to any consent.
+func matchesStatus(it web.SubmissionItem, f web.SubmissionFilter) bool {
+	if f.Status == "" {
+		return true
+	}
+	byName := map[string]string{"primaryPurpose": it.PrimaryPurpose, "generalContactEmail": it.GeneralContactEmail,
+		"generalContactPhone": it.GeneralContactPhone}
+	if f.Consent != "" {
+		return byName[f.Consent] == f.Status
+	}
+	for _, st := range byName {
+		if st == f.Status {
+			return true
+		}
+	}
+	return false
+}
+
+// submission shows one submission; personal data in full only to roles that may read contact data.
+func (h *handler) submission(c *fiber.Ctx, s *session) error {
+	ctx := c.UserContext()
+	r, err := h.Store.Records.Get(ctx, s.TenantID, tenants.KindFormSubmission, pathID(c))
+	if err != nil {
+		return err
+	}
+	var declared map[string]bool
+	if r.FormID != "" {
+		if f, err := h.Store.Forms.Get(ctx, s.TenantID, r.FormID); err == nil {
+			declared = f.PersonalFields()
+		} else if !isNotFound(err) {
+			return err
+		}
+	}
+	now := h.now()
+	d := web.SubmissionDetail{ID: r.PublicID, FormID: r.FormID, CreatedAt: r.CreatedAt, AnonymisedAt: r.AnonymisedAt,
+		Contact: web.ContactView{Email: str(r.Contact.Email), PhoneNumber: str(r.Contact.PhoneNumber),
+			FirstName: str(r.Contact.FirstName), LastName: str(r.Contact.LastName), NamePrefix: str(r.Contact.NamePrefix)},
+		Address: web.AddressView{Street: str(r.Address.Street), HouseNumber: str(r.Address.HouseNumber),
+			City: str(r.Address.City), Postcode: str(r.Address.Postcode)},
+		Consents: web.ConsentsView{PrimaryPurpose: consentView(r.Consents.PrimaryPurpose, now),
+			GeneralContactEmail: consentView(r.Consents.GeneralContactEmail, now),
+			GeneralContactPhone: consentView(r.Consents.GeneralContactPhone, now)},
+		Payload: web.PayloadFields(r.Payload, func(k string, v any) bool { return personalField(declared, k, v) }),
+	}
+	return h.render(c, fiber.StatusOK, web.Submission(web.SubmissionPage{Layout: h.layout(c, s, "Submission "+r.PublicID,
+		web.NavSubmissions), Submission: d, ShowPersonal: h.Enforcer.RoleAllows(s.Staff.Role, "admin:contact", "read")}))
+}
+
+// personalField is the anonymiser's classification: declared personal, named like personal
+// data, or holding an e-mail address, phone number or IP address.
+func personalField(declared map[string]bool, key string, v any) bool {
+	if declared[key] || anonymise.PersonalKey(key) {
+		return true
+	}
+	switch x := v.(type) {
+	case string:
+		return anonymise.PersonalValue(x)
+	case nil, bool, float64, int32, int64, int:
+		return false
+	}
+	return true // nested values are masked whole: they may hold anything
+}
+
+func consentView(c tenants.Consent, now time.Time) web.ConsentView {
+	return web.ConsentView{Status: string(c.StatusAt(now)), Deadline: c.Deadline, GrantedAt: c.GrantedAt,
+		RevokedAt: c.RevokedAt, Source: str(c.Source), Timestamp: str(c.Timestamp), IPAddress: str(c.IPAddress)}
+}
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
