@@ -1,0 +1,90 @@
+package ops_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/consentforms/consentforms/mongo"
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/ops"
+)
+
+// clock is a settable time source.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+
+func (c *clock) Add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
+
+func service(t *testing.T, now *clock) (*ops.Service, *mongo.Store) {
+	t.Helper()
+	ctx := context.Background()
+	s, err := mongo.Open(ctx, mongo.Config{Database: "consentforms", DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := mongo.NewBatchWriter(s)
+	t.Cleanup(func() { w.Close(); _ = s.Close(ctx) })
+	return &ops.Service{Records: s.Records, People: s.People, Forms: s.Forms, Audit: s.Audit, Marks: s.Erasures,
+		Writer: w, Expiry: s.Expiries, Hasher: tenants.NewHasher([]byte("secret")), Now: now.Now}, s
+}
+
+// TestExpiryJob: a passed deadline reads expired at once; the job then writes the status and
+// one consent.expired audit entry, once, and leaves revoked and live consents alone.
+func TestExpiryJob(t *testing.T) {
+	ctx := context.Background()
+	now := &clock{t: time.Date(2026, 11, 21, 12, 0, 10, 0, time.UTC)}
+	svc, store := service(t, now)
+	if _, err := svc.ExpireDue(ctx); err != nil { // starts the cursor at the current minute
+		t.Fatal(err)
+	}
+	soon, later := now.Now().Add(90*time.Second), now.Now().Add(48*time.Hour)
+	granted := func(d *time.Time) tenants.Consent {
+		g := now.Now()
+		return tenants.Consent{Status: tenants.StatusGranted, GrantedAt: &g, Deadline: d}
+	}
+	rec := func(id string) tenants.Record {
+		return tenants.Record{ID: tenants.RecordID("t1", tenants.KindFormSubmission, id), TenantID: "t1",
+			Kind: tenants.KindFormSubmission, PublicID: id, FormID: "f", CreatedAt: now.Now()}
+	}
+	a := rec("a")
+	a.Consents.PrimaryPurpose = granted(&soon)
+	a.Consents.GeneralContactEmail = granted(&later)
+	b := rec("b")
+	b.Consents.GeneralContactEmail = granted(&soon)
+	b.Consents.GeneralContactEmail.Status = tenants.StatusRevoked
+	for _, r := range []tenants.Record{a, b} {
+		if err := svc.Ingest(ctx, r, "test", ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now.Add(2 * time.Minute)
+	got, err := store.Records.Get(ctx, "t1", tenants.KindFormSubmission, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := got.Consents.PrimaryPurpose.StatusAt(now.Now()); s != tenants.StatusExpired {
+		t.Fatalf("before the job: %s, want expired at once", s)
+	}
+	now.Add(2 * time.Minute) // past the job's grace minute
+	n, err := svc.ExpireDue(ctx)
+	if err != nil || n != 1 {
+		t.Fatalf("ExpireDue = %d, %v; want 1", n, err)
+	}
+	got, _ = store.Records.Get(ctx, "t1", tenants.KindFormSubmission, "a")
+	if got.Consents.PrimaryPurpose.Status != tenants.StatusExpired || got.Consents.GeneralContactEmail.Status != tenants.StatusGranted {
+		t.Errorf("stored statuses: %+v", got.Consents)
+	}
+	if n, err := svc.ExpireDue(ctx); err != nil || n != 0 {
+		t.Errorf("second run = %d, %v; want 0", n, err)
+	}
+	entries, err := store.Audit.List(ctx, "t1", tenants.AuditFilter{Action: tenants.ActionConsentExpired})
+	if err != nil || len(entries) != 1 || entries[0].Actor != tenants.ActorSystem || entries[0].RecordIDs[0] != "a" {
+		t.Errorf("audit: %+v %v", entries, err)
+	}
+}
