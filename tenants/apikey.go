@@ -57,34 +57,41 @@ func NewAPIKey(tenantID, name string, scopes []string, expiresAt *time.Time, now
 	if err := ValidateScopes(scopes); err != nil {
 		return APIKey{}, "", err
 	}
-	id := make([]byte, 8)
-	secret := make([]byte, 20)
-	if _, err := rand.Read(id); err != nil {
-		return APIKey{}, "", fmt.Errorf("key id: %w", err)
-	}
-	if _, err := rand.Read(secret); err != nil {
-		return APIKey{}, "", fmt.Errorf("key secret: %w", err)
+	id, secret, plain, err := newCredential(keyPrefix)
+	if err != nil {
+		return APIKey{}, "", err
 	}
 	k := APIKey{
-		ID: hex.EncodeToString(id), TenantID: tenantID, Name: name,
+		ID: id, TenantID: tenantID, Name: name, Hash: hashSecret(secret),
 		Scopes: slices.Compact(slices.Sorted(slices.Values(scopes))), CreatedAt: now, ExpiresAt: expiresAt,
 	}
-	s := lowerBase32.EncodeToString(secret)
-	k.Hash = hashSecret(s)
-	return k, keyPrefix + k.ID + "_" + s, nil
+	return k, plain, nil
 }
 
 // ParseAPIKey splits a plaintext key into its id and secret.
-func ParseAPIKey(plain string) (id, secret string, ok bool) {
-	rest, found := strings.CutPrefix(plain, keyPrefix)
+func ParseAPIKey(plain string) (id, secret string, ok bool) { return parseCredential(keyPrefix, plain) }
+
+// newCredential makes a credential "<prefix><16 hex id>_<32 base32 secret>": 64 random bits
+// of id, 160 of secret.
+func newCredential(prefix string) (id, secret, plain string, err error) {
+	idb, sb := make([]byte, 8), make([]byte, 20)
+	if _, err := rand.Read(idb); err != nil {
+		return "", "", "", fmt.Errorf("credential id: %w", err)
+	}
+	if _, err := rand.Read(sb); err != nil {
+		return "", "", "", fmt.Errorf("credential secret: %w", err)
+	}
+	id, secret = hex.EncodeToString(idb), lowerBase32.EncodeToString(sb)
+	return id, secret, prefix + id + "_" + secret, nil
+}
+
+func parseCredential(prefix, plain string) (id, secret string, ok bool) {
+	rest, found := strings.CutPrefix(plain, prefix)
 	if !found {
 		return "", "", false
 	}
 	id, secret, found = strings.Cut(rest, "_")
-	if !found || len(id) != 16 || len(secret) != 32 {
-		return "", "", false
-	}
-	return id, secret, true
+	return id, secret, found && len(id) == 16 && len(secret) == 32
 }
 
 // Verify reports, in constant time, whether secret is the key's secret.

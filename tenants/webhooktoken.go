@@ -1,12 +1,6 @@
 package tenants
 
-import (
-	"crypto/rand"
-	"encoding/hex"
-	"fmt"
-	"strings"
-	"time"
-)
+import "time"
 
 // WebhookToken authenticates Mailchimp's webhook, which can send no credentials but the URL:
 // ?token=<plaintext> on the Mailchimp unsubscribe path only. Only a hash is stored.
@@ -23,27 +17,16 @@ const tokenPrefix = "mct_"
 
 // NewWebhookToken creates a token for provider and returns it with its plaintext.
 func NewWebhookToken(tenantID, provider string, now time.Time) (WebhookToken, string, error) {
-	id := make([]byte, 8)
-	secret := make([]byte, 20)
-	if _, err := rand.Read(id); err != nil {
-		return WebhookToken{}, "", fmt.Errorf("token id: %w", err)
+	id, secret, plain, err := newCredential(tokenPrefix)
+	if err != nil {
+		return WebhookToken{}, "", err
 	}
-	if _, err := rand.Read(secret); err != nil {
-		return WebhookToken{}, "", fmt.Errorf("token secret: %w", err)
-	}
-	s := lowerBase32.EncodeToString(secret)
-	t := WebhookToken{ID: hex.EncodeToString(id), TenantID: tenantID, Provider: provider, Hash: hashSecret(s), CreatedAt: now}
-	return t, tokenPrefix + t.ID + "_" + s, nil
+	return WebhookToken{ID: id, TenantID: tenantID, Provider: provider, Hash: hashSecret(secret), CreatedAt: now}, plain, nil
 }
 
 // ParseWebhookToken splits a plaintext token into id and secret.
 func ParseWebhookToken(plain string) (id, secret string, ok bool) {
-	rest, found := strings.CutPrefix(plain, tokenPrefix)
-	if !found {
-		return "", "", false
-	}
-	id, secret, found = strings.Cut(rest, "_")
-	return id, secret, found && len(id) == 16 && len(secret) == 32
+	return parseCredential(tokenPrefix, plain)
 }
 
 // Verify reports, in constant time, whether secret is the token's and it is not revoked.
