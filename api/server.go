@@ -72,6 +72,9 @@ func New(d Deps) *fiber.App {
 	s := &server{Deps: d, log: d.Logger, limiter: newLimiter(), touched: newTouches()}
 	app := fiber.New(fiber.Config{
 		AppName: "consentforms",
+		// Request strings are copied out of fasthttp's reused buffers, so nothing kept past a
+		// request (cache keys, throttle keys, audit request ids) can change under our feet.
+		Immutable: true,
 		// The transport reads bodies up to transportLimit so that one over BodyLimit gets a
 		// clean 413 body instead of a reset connection; bodyLimit enforces CONTRACT's limit.
 		BodyLimit:             max(d.BodyLimit, transportLimit),

@@ -209,6 +209,37 @@ func (r *Records) CountConsents(ctx context.Context, tenantID string, kind tenan
 	}, nil
 }
 
+// ReplaceMany overwrites records whole, one bulk write per kind.
+func (r *Records) ReplaceMany(ctx context.Context, recs []tenants.Record) error {
+	return r.bulk(ctx, "replace records", recs, func(rec tenants.Record) mongo.WriteModel {
+		return mongo.NewReplaceOneModel().SetFilter(byID(rec.ID)).SetReplacement(rec)
+	})
+}
+
+// SetConsentsMany overwrites the consents of records, one bulk write per kind.
+func (r *Records) SetConsentsMany(ctx context.Context, recs []tenants.Record) error {
+	return r.bulk(ctx, "set consents", recs, func(rec tenants.Record) mongo.WriteModel {
+		return mongo.NewUpdateOneModel().SetFilter(byID(rec.ID)).SetUpdate(bson.D{{Key: "$set", Value: bson.D{{Key: "consents", Value: rec.Consents}}}})
+	})
+}
+
+func (r *Records) bulk(ctx context.Context, op string, recs []tenants.Record, model func(tenants.Record) mongo.WriteModel) error {
+	byKind := map[tenants.Kind][]mongo.WriteModel{}
+	for _, rec := range recs {
+		byKind[rec.Kind] = append(byKind[rec.Kind], model(rec))
+	}
+	for kind, models := range byKind {
+		c, err := r.col(kind)
+		if err != nil {
+			return err
+		}
+		if _, err := c.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false)); err != nil {
+			return translate(op, err)
+		}
+	}
+	return nil
+}
+
 // normaliseRecord turns the driver's array type back into the plain []any the domain uses.
 func normaliseRecord(rec *tenants.Record) {
 	rec.Payload = normaliseMap(rec.Payload)

@@ -196,7 +196,11 @@ func (s *Store) ensure(ctx context.Context) error {
 		}
 	}
 	if s.embedded != nil {
-		return s.embedded.FixIDIndexes(ctx)
+		if err := s.embedded.FixIDIndexes(ctx); err != nil {
+			return err
+		}
+		// A crash between an erasure and its checkpoint is cleaned up here.
+		return s.embedded.Checkpoint(ctx)
 	}
 	return nil
 }

@@ -30,6 +30,9 @@ type RecordStore interface {
 	GetByID(ctx context.Context, tenantID string, kind Kind, id string) (Record, error)
 	Replace(ctx context.Context, rec Record) error
 	SetConsents(ctx context.Context, rec Record) error
+	// ReplaceMany and SetConsentsMany write many records in one bulk write per kind.
+	ReplaceMany(ctx context.Context, recs []Record) error
+	SetConsentsMany(ctx context.Context, recs []Record) error
 }
 
 // PersonStore reads the per-person lookup.
@@ -44,7 +47,9 @@ type AuditLog interface {
 
 // ErasureMarks counts each anonymised record once.
 type ErasureMarks interface {
-	Mark(ctx context.Context, tenantID, recordID string, now time.Time) (bool, error)
+	// MarkMany marks records anonymised in one write; first[i] is false where record i was
+	// marked already.
+	MarkMany(ctx context.Context, tenantID string, recordIDs []string, now time.Time) (first []bool, err error)
 }
 
 // Writer is the single writer of records and the per-person lookup: it batches concurrent

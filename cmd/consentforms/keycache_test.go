@@ -43,7 +43,7 @@ func TestManyKeysAuthenticateAsThemselves(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				for i := w; i < 8*len(creds); i += 8 {
+				for i := w; i < 4*len(creds); i += 8 {
 					c := creds[i%len(creds)]
 					// A read of tenant a's submission: 200 for a's keys, 404 for b's.
 					r, err := send(s, "GET", "/api/v1/forms/submissions/mine", c.key, nil)

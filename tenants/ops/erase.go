@@ -39,6 +39,8 @@ func (s *Service) Erase(ctx context.Context, tenantID, actor, requestID string, 
 	// other identifiers of the erased records (a phone found through the e-mail) lose their
 	// references too, so no keyed hash of the person outlives the erasure needlessly.
 	extra := map[string][]string{}
+	stripped := make([]tenants.Record, 0, len(matches))
+	recIDs := make([]string, 0, len(matches))
 	for _, m := range matches {
 		for _, h := range m.rec.MatchKeys {
 			if _, looked := refsByHash[h]; !looked {
@@ -49,14 +51,18 @@ func (s *Service) Erase(ctx context.Context, tenantID, actor, requestID string, 
 		if err != nil {
 			return counts, wrap("erase", err)
 		}
-		if err := s.Records.Replace(ctx, anonymise.Strip(m.rec, declared, now)); err != nil {
-			return counts, wrap("erase", err)
-		}
-		first, err := s.Marks.Mark(ctx, tenantID, m.rec.ID, now)
-		if err != nil {
-			return counts, wrap("erase", err)
-		}
-		if first {
+		stripped = append(stripped, anonymise.Strip(m.rec, declared, now))
+		recIDs = append(recIDs, m.rec.ID)
+	}
+	if err := s.Records.ReplaceMany(ctx, stripped); err != nil {
+		return counts, wrap("erase", err)
+	}
+	first, err := s.Marks.MarkMany(ctx, tenantID, recIDs, now)
+	if err != nil {
+		return counts, wrap("erase", err)
+	}
+	for i, m := range matches {
+		if first[i] {
 			counts.add(m.rec.Kind)
 			ids = append(ids, m.rec.PublicID)
 		}
@@ -79,7 +85,9 @@ func (s *Service) Erase(ctx context.Context, tenantID, actor, requestID string, 
 			return counts, wrap("erase", err)
 		}
 	}
-	if s.Scrub != nil && len(matches) > 0 {
+	// Always, even with nothing matched: a repeat after a failed or interrupted scrub finds
+	// no records any more but must still complete it.
+	if s.Scrub != nil {
 		if err := s.Scrub(ctx); err != nil {
 			return counts, wrap("erase", err)
 		}

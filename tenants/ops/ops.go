@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -136,7 +137,7 @@ type match struct {
 // their records (a crash before the insert, an idempotent repeat with other contact data).
 func (s *Service) find(ctx context.Context, tenantID string, id Identity, kinds ...tenants.Kind) ([]*match, map[string][]string, error) {
 	refsByHash := map[string][]string{}
-	byRef := map[string]*match{}
+	hashesOf := map[string][]string{}
 	var order []string
 	for _, h := range s.hashes(tenantID, id) {
 		refs, err := s.People.Refs(ctx, tenantID, h)
@@ -145,38 +146,66 @@ func (s *Service) find(ctx context.Context, tenantID string, id Identity, kinds 
 		}
 		refsByHash[h] = refs
 		for _, ref := range refs {
-			if m, ok := byRef[ref]; ok {
-				if m != nil {
-					m.hash = append(m.hash, h)
-				}
-				continue
-			}
-			kind, recID, ok := splitRef(ref)
+			kind, _, ok := splitRef(ref)
 			if !ok || (len(kinds) > 0 && !slices.Contains(kinds, kind)) {
-				byRef[ref] = nil
 				continue
 			}
-			rec, err := s.Records.GetByID(ctx, tenantID, kind, recID)
-			if errors.Is(err, tenants.ErrNotFound) {
-				byRef[ref] = nil
-				continue
+			if _, seen := hashesOf[ref]; !seen {
+				order = append(order, ref)
 			}
-			if err != nil {
-				return nil, nil, err
-			}
-			if !slices.Contains(rec.MatchKeys, h) {
-				byRef[ref] = nil
-				continue
-			}
-			byRef[ref] = &match{rec: rec, ref: ref, hash: []string{h}}
-			order = append(order, ref)
+			hashesOf[ref] = append(hashesOf[ref], h)
 		}
 	}
+	loaded, err := s.load(ctx, tenantID, order)
+	if err != nil {
+		return nil, nil, err
+	}
 	out := make([]*match, 0, len(order))
-	for _, ref := range order {
-		out = append(out, byRef[ref])
+	for i, ref := range order {
+		rec := loaded[i]
+		if rec == nil {
+			continue
+		}
+		m := &match{rec: *rec, ref: ref}
+		for _, h := range hashesOf[ref] {
+			if slices.Contains(rec.MatchKeys, h) {
+				m.hash = append(m.hash, h)
+			}
+		}
+		if len(m.hash) > 0 {
+			out = append(out, m)
+		}
 	}
 	return out, refsByHash, nil
+}
+
+// loadParallel bounds the concurrent reads of one lookup.
+const loadParallel = 8
+
+// load reads the referenced records concurrently (reads do not wait for the single writer);
+// a missing record reads as nil.
+func (s *Service) load(ctx context.Context, tenantID string, refs []string) ([]*tenants.Record, error) {
+	out := make([]*tenants.Record, len(refs))
+	errs := make([]error, len(refs))
+	sem := make(chan struct{}, loadParallel)
+	var wg sync.WaitGroup
+	for i, ref := range refs {
+		kind, recID, _ := splitRef(ref)
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			rec, err := s.Records.GetByID(ctx, tenantID, kind, recID)
+			switch {
+			case err == nil:
+				out[i] = &rec
+			case !errors.Is(err, tenants.ErrNotFound):
+				errs[i] = err
+			}
+		}()
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
 }
 
 func splitRef(ref string) (tenants.Kind, string, bool) {

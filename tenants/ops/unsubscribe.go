@@ -16,6 +16,7 @@ func (s *Service) Unsubscribe(ctx context.Context, tenantID, actor, via, request
 	}
 	now := s.Now()
 	var ids []string
+	var changedRecs []tenants.Record
 	for _, m := range matches {
 		rec := m.rec
 		changed := false
@@ -30,10 +31,11 @@ func (s *Service) Unsubscribe(ctx context.Context, tenantID, actor, via, request
 		if !changed {
 			continue
 		}
-		if err := s.Records.SetConsents(ctx, rec); err != nil {
-			return len(ids), wrap("unsubscribe", err)
-		}
+		changedRecs = append(changedRecs, rec)
 		ids = append(ids, rec.PublicID)
+	}
+	if err := s.Records.SetConsentsMany(ctx, changedRecs); err != nil {
+		return 0, wrap("unsubscribe", err)
 	}
 	if len(ids) > 0 {
 		err := s.Audit.Append(ctx, tenants.AuditEntry{Time: now, TenantID: tenantID, Actor: actor,
