@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -39,7 +40,7 @@ func startServer(ctx context.Context, bin, dir string) (*server, error) {
 	s.cmd.Env = append(os.Environ(), "CONSENTFORMS_DATA_DIR="+dir, "CONSENTFORMS_ADDR="+addr,
 		"CONSENTFORMS_ADMIN_EMAIL=bench@example.com", "CONSENTFORMS_ADMIN_PASSWORD=bench-password")
 	s.cmd.Stdout = io.Discard
-	if f, err := os.Create("/tmp/bench-server.err"); err == nil {
+	if f, err := os.Create(filepath.Join(dir, "server.log")); err == nil {
 		s.cmd.Stderr = f
 	}
 	if err := s.cmd.Start(); err != nil {
