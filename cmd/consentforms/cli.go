@@ -67,6 +67,18 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 		run = func(ctx context.Context, s *mongo.Store) (any, error) {
 			return setSendGridKey(ctx, s, *tenant, *publicKey)
 		}
+	case "tenant suspend", "tenant activate":
+		tenant := fs.String("tenant", "", "tenant id")
+		status := map[string]string{"tenant suspend": tenants.TenantSuspended, "tenant activate": tenants.TenantActive}[cmd]
+		run = func(ctx context.Context, s *mongo.Store) (any, error) {
+			if err := requireTenant(ctx, s, *tenant); err != nil {
+				return nil, err
+			}
+			if err := s.Tenants.SetStatus(ctx, *tenant, status); err != nil {
+				return nil, err
+			}
+			return map[string]any{"id": *tenant, "status": status}, audit(ctx, s, *tenant, tenants.ActionTenantChanged, *tenant)
+		}
 	case "token create":
 		tenant := fs.String("tenant", "", "tenant id")
 		provider := fs.String("provider", "", "provider whose webhook presents the token: mailchimp")
@@ -74,7 +86,7 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 			return createToken(ctx, s, *tenant, *provider)
 		}
 	default:
-		return fmt.Errorf("unknown command %q; commands: tenant create, tenant set-sendgrid-key, key create, key revoke, form create, staff create, token create", cmd)
+		return fmt.Errorf("unknown command %q; commands: tenant create, tenant suspend, tenant activate, tenant set-sendgrid-key, key create, key revoke, form create, staff create, token create", cmd)
 	}
 	if err := fs.Parse(args[2:]); err != nil {
 		return fmt.Errorf("%s: %w", cmd, err)
