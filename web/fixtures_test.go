@@ -20,8 +20,6 @@ var (
 	fullTel  = "+4915112345678"
 )
 
-func ptr[T any](v T) *T { return &v }
-
 func testLayout(title, active string) Layout {
 	return Layout{
 		Title: title,

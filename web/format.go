@@ -74,14 +74,6 @@ func formatTime(t time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04 UTC")
 }
 
-// formatTimePtr renders an optional time; nil is an em dash.
-func formatTimePtr(t *time.Time) string {
-	if t == nil {
-		return "—"
-	}
-	return formatTime(*t)
-}
-
 // isoTime is the machine-readable form for <time datetime>.
 func isoTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
