@@ -19,16 +19,16 @@ func (h *handler) dashboard(c *fiber.Ctx, s *session) error {
 		}
 		setCount(&p.Records, k, int(n))
 	}
-	now := h.now()
+	stats, err := h.Store.Records.ConsentStats(ctx, s.TenantID, tenants.KindFormSubmission, h.now())
+	if err != nil {
+		return err
+	}
 	for name, dst := range map[string]*web.StatusCounts{
 		"primaryPurpose":      &p.Consents.PrimaryPurpose,
 		"generalContactEmail": &p.Consents.GeneralContactEmail,
 		"generalContactPhone": &p.Consents.GeneralContactPhone,
 	} {
-		m, err := h.Store.Records.CountConsents(ctx, s.TenantID, tenants.KindFormSubmission, name, now)
-		if err != nil {
-			return err
-		}
+		m := stats[name]
 		*dst = web.StatusCounts{Granted: int(m[tenants.StatusGranted]), Expired: int(m[tenants.StatusExpired]),
 			Revoked: int(m[tenants.StatusRevoked]), NotGranted: int(m[tenants.StatusNotGranted])}
 	}

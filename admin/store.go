@@ -63,8 +63,8 @@ type RecordRepo interface {
 	Get(ctx context.Context, tenantID string, kind tenants.Kind, publicID string) (tenants.Record, error)
 	List(ctx context.Context, tenantID string, kind tenants.Kind, p tenants.Page) ([]tenants.Record, error)
 	Count(ctx context.Context, tenantID string, kind tenants.Kind) (int64, error)
-	// CountConsents counts records per status of one consent, read at now (deadlines applied).
-	CountConsents(ctx context.Context, tenantID string, kind tenants.Kind, consent string, now time.Time) (map[tenants.ConsentStatus]int64, error)
+	// ConsentStats counts records per consent and status, read at now (deadlines applied).
+	ConsentStats(ctx context.Context, tenantID string, kind tenants.Kind, now time.Time) (map[string]map[tenants.ConsentStatus]int64, error)
 }
 
 // TokenRepo manages provider webhook tokens.

@@ -20,15 +20,16 @@ var recordCollections = map[tenants.Kind]string{
 	tenants.KindPhoneCallTask:  "phoneCallTasks",
 }
 
-// Records holds the four record collections.
+// Records holds the four record collections and the per-tenant record counters.
 type Records struct {
-	cols map[tenants.Kind]*mongo.Collection
+	cols     map[tenants.Kind]*mongo.Collection
+	counters *mongo.Collection
 }
 
 var _ tenants.RecordStore = (*Records)(nil)
 
 func newRecords(db *mongo.Database) *Records {
-	r := &Records{cols: map[tenants.Kind]*mongo.Collection{}}
+	r := &Records{cols: map[tenants.Kind]*mongo.Collection{}, counters: db.Collection("counters")}
 	for k, name := range recordCollections {
 		r.cols[k] = db.Collection(name)
 	}
@@ -151,62 +152,69 @@ func (r *Records) List(ctx context.Context, tenantID string, kind tenants.Kind, 
 	return out, nil
 }
 
-// Count returns how many records of kind the tenant has.
+// Count returns how many records of kind the tenant has, from the tenant's counters (one
+// read by _id; counting the collection would read all of it on the embedded store).
 func (r *Records) Count(ctx context.Context, tenantID string, kind tenants.Kind) (int64, error) {
-	c, err := r.col(kind)
+	var d map[string]any
+	err := r.counters.FindOne(ctx, byID(tenantID)).Decode(&d)
+	if err = translate("count records", err); err == tenants.ErrNotFound {
+		return 0, nil
+	}
 	if err != nil {
 		return 0, err
 	}
-	n, err := c.CountDocuments(ctx, bson.D{{Key: "tenantId", Value: tenantID}})
-	return n, translate("count records", err)
+	switch n := d[string(kind)].(type) {
+	case int32:
+		return int64(n), nil
+	case int64:
+		return n, nil
+	case float64:
+		return int64(n), nil
+	}
+	return 0, nil
 }
 
-// consentNames are the consents CountConsents accepts: field names, never caller text.
-var consentNames = map[string]bool{"primaryPurpose": true, "generalContactEmail": true, "generalContactPhone": true}
+// addCounts adds stored records to their tenants' counters: one small update per tenant.
+func (r *Records) addCounts(ctx context.Context, counts map[string]map[tenants.Kind]int) error {
+	for tenantID, byKind := range counts {
+		inc := bson.D{}
+		for kind, n := range byKind {
+			inc = append(inc, bson.E{Key: string(kind), Value: n})
+		}
+		_, err := r.counters.UpdateOne(ctx, byID(tenantID), bson.D{{Key: "$inc", Value: inc}}, options.UpdateOne().SetUpsert(true))
+		if err != nil {
+			return translate("count records", err)
+		}
+	}
+	return nil
+}
 
-// CountConsents counts the tenant's records of kind per status of one consent (primaryPurpose,
-// generalContactEmail or generalContactPhone), read at now: a granted consent whose deadline
-// has passed counts as expired, as everywhere else (CONTRACT.md §4).
-func (r *Records) CountConsents(ctx context.Context, tenantID string, kind tenants.Kind, consent string, now time.Time) (map[tenants.ConsentStatus]int64, error) {
+// ConsentStats counts the tenant's records of kind per consent and status, read at now: a
+// granted consent whose deadline has passed counts as expired, as everywhere else
+// (CONTRACT.md §4). One pass over the tenant's records, consents only.
+func (r *Records) ConsentStats(ctx context.Context, tenantID string, kind tenants.Kind, now time.Time) (map[string]map[tenants.ConsentStatus]int64, error) {
 	c, err := r.col(kind)
 	if err != nil {
 		return nil, err
 	}
-	if !consentNames[consent] {
-		return nil, fmt.Errorf("unknown consent %q", consent)
-	}
-	status, deadline := "consents."+consent+".status", "consents."+consent+".deadline"
-	count := func(extra ...bson.E) (int64, error) {
-		n, err := c.CountDocuments(ctx, append(bson.D{{Key: "tenantId", Value: tenantID}}, extra...))
-		return n, translate("count consents", err)
-	}
-	total, err := count()
+	cur, err := c.Find(ctx, bson.D{{Key: "tenantId", Value: tenantID}}, options.Find().SetProjection(bson.D{{Key: "consents", Value: 1}}))
 	if err != nil {
-		return nil, err
+		return nil, translate("consent stats", err)
 	}
-	granted, err := count(bson.E{Key: status, Value: string(tenants.StatusGranted)})
-	if err != nil {
-		return nil, err
+	defer cur.Close(ctx)
+	out := map[string]map[tenants.ConsentStatus]int64{"primaryPurpose": {}, "generalContactEmail": {}, "generalContactPhone": {}}
+	for cur.Next(ctx) {
+		var rec struct {
+			Consents tenants.Consents `bson:"consents"`
+		}
+		if err := cur.Decode(&rec); err != nil {
+			return nil, translate("consent stats", err)
+		}
+		out["primaryPurpose"][rec.Consents.PrimaryPurpose.StatusAt(now)]++
+		out["generalContactEmail"][rec.Consents.GeneralContactEmail.StatusAt(now)]++
+		out["generalContactPhone"][rec.Consents.GeneralContactPhone.StatusAt(now)]++
 	}
-	passed, err := count(bson.E{Key: status, Value: string(tenants.StatusGranted)},
-		bson.E{Key: deadline, Value: bson.D{{Key: "$lte", Value: now}}})
-	if err != nil {
-		return nil, err
-	}
-	expired, err := count(bson.E{Key: status, Value: string(tenants.StatusExpired)})
-	if err != nil {
-		return nil, err
-	}
-	revoked, err := count(bson.E{Key: status, Value: string(tenants.StatusRevoked)})
-	if err != nil {
-		return nil, err
-	}
-	return map[tenants.ConsentStatus]int64{
-		tenants.StatusGranted:    granted - passed,
-		tenants.StatusExpired:    expired + passed,
-		tenants.StatusRevoked:    revoked,
-		tenants.StatusNotGranted: max(total-granted-expired-revoked, 0),
-	}, nil
+	return out, translate("consent stats", cur.Err())
 }
 
 // ReplaceMany overwrites records whole, one bulk write per kind.

@@ -155,6 +155,7 @@ func (s *Store) ensure(ctx context.Context) error {
 		"people":        nil,
 		"erasures":      nil,
 		"expiries":      nil,
+		"counters":      nil,
 		"webhooktokens": {tenantTime("createdAt")},
 	}
 	for _, name := range recordCollections {

@@ -56,3 +56,52 @@ func TestAuditAppendAndList(t *testing.T) {
 		t.Fatalf("time range: %+v %v", got, err)
 	}
 }
+
+func TestCountsAndConsentStats(t *testing.T) {
+	s := openTest(t)
+	ctx := context.Background()
+	now := time.Now().UTC()
+	past, future := now.Add(-time.Minute), now.Add(time.Hour)
+	rec := func(tenant string, kind tenants.Kind, id string, c tenants.Consents) tenants.Ingestion {
+		return tenants.Ingestion{Record: tenants.Record{ID: tenants.RecordID(tenant, kind, id), TenantID: tenant,
+			Kind: kind, PublicID: id, CreatedAt: now, Consents: c}}
+	}
+	g := func(d *time.Time) tenants.Consent { return tenants.Consent{Status: tenants.StatusGranted, Deadline: d} }
+	ins := []tenants.Ingestion{
+		rec("a", tenants.KindFormSubmission, "1", tenants.Consents{PrimaryPurpose: g(&future), GeneralContactEmail: g(nil)}),
+		rec("a", tenants.KindFormSubmission, "2", tenants.Consents{PrimaryPurpose: g(&past),
+			GeneralContactEmail: tenants.Consent{Status: tenants.StatusRevoked}}),
+		rec("a", tenants.KindFormSubmission, "2", tenants.Consents{}), // a repeat: not counted
+		rec("a", tenants.KindPhoneCallTask, "3", tenants.Consents{}),
+		rec("b", tenants.KindFormSubmission, "1", tenants.Consents{}),
+	}
+	errs := s.IngestBatch(ctx, ins)
+	if errs[0] != nil || errs[1] != nil || errs[2] != tenants.ErrConflict || errs[3] != nil || errs[4] != nil {
+		t.Fatalf("ingest: %v", errs)
+	}
+	for _, c := range []struct {
+		tenant string
+		kind   tenants.Kind
+		want   int64
+	}{{"a", tenants.KindFormSubmission, 2}, {"a", tenants.KindPhoneCallTask, 1}, {"a", tenants.KindCanvassing, 0}, {"b", tenants.KindFormSubmission, 1}, {"c", tenants.KindFormSubmission, 0}} {
+		if n, err := s.Records.Count(ctx, c.tenant, c.kind); err != nil || n != c.want {
+			t.Errorf("Count(%s, %s) = %d, %v; want %d", c.tenant, c.kind, n, err, c.want)
+		}
+	}
+	st, err := s.Records.ConsentStats(ctx, "a", tenants.KindFormSubmission, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[tenants.ConsentStatus]int64{
+		"primaryPurpose":      {tenants.StatusGranted: 1, tenants.StatusExpired: 1},
+		"generalContactEmail": {tenants.StatusGranted: 1, tenants.StatusRevoked: 1},
+		"generalContactPhone": {tenants.StatusNotGranted: 2},
+	}
+	for name, m := range want {
+		for status, n := range m {
+			if st[name][status] != n {
+				t.Errorf("%s %s = %d, want %d (all: %v)", name, status, st[name][status], n, st)
+			}
+		}
+	}
+}

@@ -200,10 +200,20 @@ func (s *Store) IngestBatch(ctx context.Context, ins []tenants.Ingestion) []erro
 		}
 	}
 	var audit []tenants.AuditEntry
+	counts := map[string]map[tenants.Kind]int{}
 	for i, in := range ins {
 		if errs[i] == nil {
 			audit = append(audit, in.Audit...)
+			if counts[in.Record.TenantID] == nil {
+				counts[in.Record.TenantID] = map[tenants.Kind]int{}
+			}
+			counts[in.Record.TenantID][in.Record.Kind]++
 		}
+	}
+	// The counters feed the dashboard only; a crash before this line undercounts one batch.
+	if err := s.Records.addCounts(ctx, counts); err != nil {
+		fill(errs, err)
+		return errs
 	}
 	if err := s.Audit.Append(ctx, audit...); err != nil {
 		for i := range errs {
