@@ -55,7 +55,12 @@ func (r *Records) InsertMany(ctx context.Context, kind tenants.Kind, recs []tena
 	}
 	docs := make([]any, len(recs))
 	for i := range recs {
-		docs[i] = recs[i]
+		d, err := toDoc(recs[i])
+		if err != nil {
+			fill(errs, err)
+			return errs
+		}
+		docs[i] = d
 	}
 	_, err = c.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
 	if err == nil {
@@ -73,7 +78,8 @@ func (r *Records) InsertMany(ctx context.Context, kind tenants.Kind, recs []tena
 		if we.Code == 11000 {
 			errs[we.Index] = tenants.ErrConflict
 		} else {
-			errs[we.Index] = fmt.Errorf("insert record: %s (code %d)", we.Message, we.Code)
+			// The server's message may quote the rejected value: only the code is kept.
+			errs[we.Index] = fmt.Errorf("insert record: write error code %d", we.Code)
 		}
 	}
 	return errs
@@ -97,14 +103,14 @@ func (r *Records) GetByID(ctx context.Context, tenantID string, kind tenants.Kin
 	if err != nil {
 		return rec, err
 	}
-	if err := c.FindOne(ctx, byID(id)).Decode(&rec); err != nil {
+	var d recordDoc
+	if err := c.FindOne(ctx, byID(id)).Decode(&d); err != nil {
 		return rec, translate("get record", err)
 	}
-	if rec.TenantID != tenantID {
+	if d.TenantID != tenantID {
 		return tenants.Record{}, tenants.ErrNotFound
 	}
-	normaliseRecord(&rec)
-	return rec, nil
+	return fromDoc(d)
 }
 
 // Replace overwrites the tenant's record (anonymisation writes the stripped record whole).
@@ -113,7 +119,11 @@ func (r *Records) Replace(ctx context.Context, rec tenants.Record) error {
 	if err != nil {
 		return err
 	}
-	_, err = c.ReplaceOne(ctx, byID(rec.ID), rec)
+	d, err := toDoc(rec)
+	if err != nil {
+		return err
+	}
+	_, err = c.ReplaceOne(ctx, byID(rec.ID), d)
 	return translate("replace record", err)
 }
 
@@ -142,12 +152,15 @@ func (r *Records) List(ctx context.Context, tenantID string, kind tenants.Kind, 
 	if err != nil {
 		return nil, translate("list records", err)
 	}
-	var out []tenants.Record
-	if err := cur.All(ctx, &out); err != nil {
+	var docs []recordDoc
+	if err := cur.All(ctx, &docs); err != nil {
 		return nil, translate("list records", err)
 	}
-	for i := range out {
-		normaliseRecord(&out[i])
+	out := make([]tenants.Record, len(docs))
+	for i := range docs {
+		if out[i], err = fromDoc(docs[i]); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -219,8 +232,16 @@ func (r *Records) ConsentStats(ctx context.Context, tenantID string, kind tenant
 
 // ReplaceMany overwrites records whole, one bulk write per kind.
 func (r *Records) ReplaceMany(ctx context.Context, recs []tenants.Record) error {
+	docs := make(map[string]recordDoc, len(recs))
+	for _, rec := range recs {
+		d, err := toDoc(rec)
+		if err != nil {
+			return err
+		}
+		docs[rec.ID] = d
+	}
 	return r.bulk(ctx, "replace records", recs, func(rec tenants.Record) mongo.WriteModel {
-		return mongo.NewReplaceOneModel().SetFilter(byID(rec.ID)).SetReplacement(rec)
+		return mongo.NewReplaceOneModel().SetFilter(byID(rec.ID)).SetReplacement(docs[rec.ID])
 	})
 }
 
@@ -246,47 +267,4 @@ func (r *Records) bulk(ctx context.Context, op string, recs []tenants.Record, mo
 		}
 	}
 	return nil
-}
-
-// normaliseRecord turns the driver's array type back into the plain []any the domain uses.
-func normaliseRecord(rec *tenants.Record) {
-	rec.Payload = normaliseMap(rec.Payload)
-	rec.Fields = normaliseMap(rec.Fields)
-}
-
-func normaliseMap(m map[string]any) map[string]any {
-	for k, v := range m {
-		m[k] = normaliseValue(v)
-	}
-	return m
-}
-
-func normaliseValue(v any) any {
-	switch t := v.(type) {
-	case bson.A:
-		out := make([]any, len(t))
-		for i := range t {
-			out[i] = normaliseValue(t[i])
-		}
-		return out
-	case []any:
-		for i := range t {
-			t[i] = normaliseValue(t[i])
-		}
-		return t
-	case map[string]any:
-		return normaliseMap(t)
-	case bson.M:
-		return normaliseMap(map[string]any(t))
-	case bson.D:
-		m := make(map[string]any, len(t))
-		for _, e := range t {
-			m[e.Key] = normaliseValue(e.Value)
-		}
-		return m
-	case bson.DateTime:
-		return t.Time().UTC()
-	default:
-		return v
-	}
 }
