@@ -85,8 +85,17 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 		run = func(ctx context.Context, s *mongo.Store) (any, error) {
 			return createToken(ctx, s, *tenant, *provider)
 		}
+	case "token revoke":
+		tenant := fs.String("tenant", "", "tenant id")
+		id := fs.String("id", "", "token id")
+		run = func(ctx context.Context, s *mongo.Store) (any, error) {
+			if err := s.Tokens.Revoke(ctx, *tenant, *id, time.Now().UTC()); err != nil {
+				return nil, err
+			}
+			return map[string]any{"id": *id, "revoked": true}, audit(ctx, s, *tenant, tenants.ActionWebhookChanged, *id)
+		}
 	default:
-		return fmt.Errorf("unknown command %q; commands: tenant create, tenant suspend, tenant activate, tenant set-sendgrid-key, key create, key revoke, form create, staff create, token create", cmd)
+		return fmt.Errorf("unknown command %q; commands: tenant create, tenant suspend, tenant activate, tenant set-sendgrid-key, key create, key revoke, form create, staff create, token create, token revoke", cmd)
 	}
 	if err := fs.Parse(args[2:]); err != nil {
 		return fmt.Errorf("%s: %w", cmd, err)

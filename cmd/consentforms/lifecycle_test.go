@@ -52,3 +52,23 @@ func waitStatus(t *testing.T, s *testServer, key string, want int, limit time.Du
 		time.Sleep(500 * time.Millisecond)
 	}
 }
+
+// TestMailchimpTokenRevoked: a revoked Mailchimp webhook token is refused at once.
+func TestMailchimpTokenRevoked(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	tn := s.tenant()
+	tok := s.cli("token", "create", "--tenant", tn, "--provider", "mailchimp")
+	path := "/api/v1/mailchimp/unsubscribe?token=" + tok["token"].(string)
+	body := map[string]any{"email": "nobody@example.org"}
+	if r := s.do("POST", path, "", body); r.Status != 200 {
+		t.Fatalf("live token: %d %s", r.Status, r.Body)
+	}
+	s.cli("token", "revoke", "--tenant", tn, "--id", tok["id"].(string))
+	if r := s.do("POST", path, "", body); r.Status != 401 {
+		t.Fatalf("revoked token: %d %s", r.Status, r.Body)
+	}
+	if _, err := s.cliErr("token", "revoke", "--tenant", s.tenant(), "--id", tok["id"].(string)); err == nil {
+		t.Error("another tenant revoked the token")
+	}
+}
