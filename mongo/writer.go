@@ -210,11 +210,10 @@ func (s *Store) IngestBatch(ctx context.Context, ins []tenants.Ingestion) []erro
 			counts[in.Record.TenantID][in.Record.Kind]++
 		}
 	}
-	// The counters feed the dashboard only; a crash before this line undercounts one batch.
-	if err := s.Records.addCounts(ctx, counts); err != nil {
-		fill(errs, err)
-		return errs
-	}
+	// The counters feed the dashboard only: the records and their audit entries are stored
+	// whatever happens here, so a failure (or a crash before this line) undercounts one batch
+	// rather than answering stored requests with an error.
+	_ = s.Records.addCounts(ctx, counts)
 	if err := s.Audit.Append(ctx, audit...); err != nil {
 		for i := range errs {
 			if errs[i] == nil {
