@@ -79,7 +79,7 @@ func Audit(p AuditPage) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			templ_7745c5c3_Err = textInput(input{Name: "actor", Label: "Actor", Type: "text", Value: p.Filter.Actor,
-				Hint: "API key id, staff user id or system"}).Render(ctx, templ_7745c5c3_Buffer)
+				Attrs: templ.Attributes{"placeholder": "key:…, staff:… or system", "title": "API key id, staff user id or system"}}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
