@@ -82,24 +82,43 @@ func (r *People) Refs(ctx context.Context, tenantID, hash string) ([]string, err
 }
 
 // Forget removes handled references from the tenant's person and deletes the document once
-// it lists none. The final delete is conditional on MongoDB; the embedded store answers only
-// _id filters without a scan, so there the caller must serialise Forget with AddRefs.
+// it lists none. On MongoDB (conditional) that is an atomic $pull and a conditional delete.
+// The embedded store silently ignores $pull with $in and answers only _id filters without a
+// scan, so there the new list is computed here and written by _id: the caller must serialise
+// Forget with AddRefs (the single writer does).
 func (r *People) Forget(ctx context.Context, tenantID, hash string, refs []string, conditional bool) error {
 	id := personID(tenantID, hash)
-	if len(refs) > 0 {
-		_, err := r.c.UpdateOne(ctx, byID(id), bson.D{{Key: "$pull", Value: bson.D{{Key: "refs", Value: bson.D{{Key: "$in", Value: refs}}}}}})
-		if err != nil {
-			return translate("forget person refs", err)
-		}
-	}
 	if conditional {
+		if len(refs) > 0 {
+			_, err := r.c.UpdateOne(ctx, byID(id), bson.D{{Key: "$pull", Value: bson.D{{Key: "refs", Value: bson.D{{Key: "$in", Value: refs}}}}}})
+			if err != nil {
+				return translate("forget person refs", err)
+			}
+		}
 		_, err := r.c.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}, {Key: "refs", Value: bson.D{{Key: "$size", Value: 0}}}})
 		return translate("delete person", err)
 	}
-	left, err := r.Refs(ctx, tenantID, hash)
-	if err != nil || len(left) > 0 {
+	current, err := r.Refs(ctx, tenantID, hash)
+	if err != nil {
 		return err
 	}
-	_, err = r.c.DeleteOne(ctx, byID(id))
-	return translate("delete person", err)
+	handled := map[string]bool{}
+	for _, ref := range refs {
+		handled[ref] = true
+	}
+	left := []string{}
+	for _, ref := range current {
+		if !handled[ref] {
+			left = append(left, ref)
+		}
+	}
+	if len(left) == 0 {
+		_, err = r.c.DeleteOne(ctx, byID(id))
+		return translate("delete person", err)
+	}
+	if len(left) == len(current) {
+		return nil
+	}
+	_, err = r.c.UpdateOne(ctx, byID(id), bson.D{{Key: "$set", Value: bson.D{{Key: "refs", Value: left}}}})
+	return translate("forget person refs", err)
 }

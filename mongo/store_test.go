@@ -105,3 +105,39 @@ func TestCountsAndConsentStats(t *testing.T) {
 		}
 	}
 }
+
+// TestForgetPerson: handled references leave a person's lookup, and the lookup goes once empty
+// (the embedded store ignores $pull with $in, so this must not rely on it).
+func TestForgetPerson(t *testing.T) {
+	s := openTest(t)
+	ctx := context.Background()
+	add := func(ids ...string) {
+		var refs []tenants.PersonRef
+		for _, id := range ids {
+			refs = append(refs, tenants.PersonRef{TenantID: "t", Hash: "h", Kind: tenants.KindFormSubmission, RecordID: id})
+		}
+		if err := s.People.AddRefs(ctx, refs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ref := func(id string) string { return tenants.Ref(tenants.KindFormSubmission, id) }
+	add("1", "2", "3")
+	if err := s.People.Forget(ctx, "t", "h", []string{ref("1"), ref("3")}, false); err != nil {
+		t.Fatal(err)
+	}
+	if refs, _ := s.People.Refs(ctx, "t", "h"); len(refs) != 1 || refs[0] != ref("2") {
+		t.Fatalf("after forgetting 1 and 3: %v", refs)
+	}
+	if err := s.People.Forget(ctx, "t", "h", []string{ref("2")}, false); err != nil {
+		t.Fatal(err)
+	}
+	if refs, _ := s.People.Refs(ctx, "t", "h"); len(refs) != 0 {
+		t.Fatalf("after forgetting all: %v", refs)
+	}
+	add("4") // a later record of the same person starts a new lookup
+	add("5", "4")
+	add("6")
+	if refs, _ := s.People.Refs(ctx, "t", "h"); len(refs) != 3 {
+		t.Fatalf("records added to an existing lookup: %v, want 4, 5, 6 once each", refs)
+	}
+}

@@ -23,10 +23,12 @@ func (s *Service) Preview(ctx context.Context, tenantID string, id Identity) (Co
 	return c, nil
 }
 
-// Erase anonymises every record of the tenant matching the identity (CONTRACT.md §5). Each
-// record is stripped whole, then marked: the mark counts it, so concurrent identical calls
-// never count a record twice, and a call repeated after a crash completes the work. The
-// person's lookups go last, then the store's files are scrubbed.
+// Erase anonymises every record of the tenant matching the identity (CONTRACT.md §5). In
+// order: each record is stripped of personal data but keeps its match keys; a marker is
+// inserted per record, and a successful insert is what counts it (concurrent identical calls
+// never count a record twice); the audit entry; then the match keys and the person's lookups
+// go, and the store's files are scrubbed. A call repeated after a crash at any step finds
+// what is left and completes the work.
 func (s *Service) Erase(ctx context.Context, tenantID, actor, requestID string, id Identity) (Counts, error) {
 	matches, refsByHash, err := s.find(ctx, tenantID, id)
 	if err != nil {
@@ -51,7 +53,11 @@ func (s *Service) Erase(ctx context.Context, tenantID, actor, requestID string, 
 		if err != nil {
 			return counts, wrap("erase", err)
 		}
-		stripped = append(stripped, anonymise.Strip(m.rec, declared, now))
+		st := anonymise.Strip(m.rec, declared, now)
+		// The match keys (keyed hashes, not personal data) stay until the erasure is counted
+		// and audited, so that a repeat after a crash still finds these records.
+		st.MatchKeys = m.rec.MatchKeys
+		stripped = append(stripped, st)
 		recIDs = append(recIDs, m.rec.ID)
 	}
 	if err := s.Records.ReplaceMany(ctx, stripped); err != nil {
@@ -67,6 +73,20 @@ func (s *Service) Erase(ctx context.Context, tenantID, actor, requestID string, 
 			ids = append(ids, m.rec.PublicID)
 		}
 	}
+	if counts.Total() > 0 {
+		err := s.Audit.Append(ctx, tenants.AuditEntry{Time: now, TenantID: tenantID, Actor: actor,
+			Action: tenants.ActionGDPRAnonymised, RecordIDs: ids, Counts: counts.Map(),
+			Subject: s.Subject(tenantID, id), RequestID: requestID})
+		if err != nil {
+			return counts, wrap("erase", err)
+		}
+	}
+	for i := range stripped {
+		stripped[i].MatchKeys = nil
+	}
+	if err := s.Records.ClearMatchKeys(ctx, stripped); err != nil {
+		return counts, wrap("erase", err)
+	}
 	for _, h := range slices.Sorted(maps.Keys(refsByHash)) {
 		if err := s.Writer.Forget(ctx, tenantID, h, refsByHash[h]); err != nil {
 			return counts, wrap("erase", err)
@@ -74,14 +94,6 @@ func (s *Service) Erase(ctx context.Context, tenantID, actor, requestID string, 
 	}
 	for _, h := range slices.Sorted(maps.Keys(extra)) {
 		if err := s.Writer.Forget(ctx, tenantID, h, extra[h]); err != nil {
-			return counts, wrap("erase", err)
-		}
-	}
-	if counts.Total() > 0 {
-		err := s.Audit.Append(ctx, tenants.AuditEntry{Time: now, TenantID: tenantID, Actor: actor,
-			Action: tenants.ActionGDPRAnonymised, RecordIDs: ids, Counts: counts.Map(),
-			Subject: s.Subject(tenantID, id), RequestID: requestID})
-		if err != nil {
 			return counts, wrap("erase", err)
 		}
 	}
