@@ -2,6 +2,7 @@ package api
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -42,7 +43,8 @@ func (s *server) postCanvassing(c *fiber.Ctx) error {
 	a := authOf(c)
 	now := s.Now().UTC()
 	sub, codes := consent.Validate(body, ops.CanvassingFields, now, consent.OptionalRules)
-	if len(codes) == 0 && sub.FormID != "" {
+	// Like every submission rule set, all failed codes are reported, form_id_unknown included.
+	if sub.FormID != "" && !slices.Contains(codes, "form_id_unknown") {
 		open, err := s.formOpen(c, a.tenant.ID, sub.FormID)
 		if err != nil {
 			return err

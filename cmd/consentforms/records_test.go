@@ -88,6 +88,8 @@ func TestRecordIngestion(t *testing.T) {
 		created("canvassing with a form", canvassingPath, with(canv, "form_id", "petition")),
 		single("canvassing unknown form", canvassingPath, with(canv, "form_id", "nope"), "form_id_unknown", "form_id"),
 		single("canvassing closed form", canvassingPath, with(canv, "form_id", "closed-form"), "form_id_unknown", "form_id"),
+		single("canvassing unknown form and a missing e-mail", canvassingPath, with(canv, "form_id", "nope", "consent_to_general_contact_email", true),
+			"form_id_unknown", "form_id", "form_id_unknown", cEmailMissing),
 		single("canvassing e-mail consent without e-mail", canvassingPath, with(canv, "consent_to_general_contact_email", true), cEmailMissing, "consent_to_general_contact_email"),
 		single("canvassing bad phone", canvassingPath, with(canv, "consent_to_general_contact_phone", true, "phone_number", "0151"), cPhoneInvalid, "consent_to_general_contact_phone"),
 		single("canvassing primary without deadline", canvassingPath, with(canv, "consent_to_primary_purpose", true), cPrimaryDLMissing, "consent_to_primary_purpose_deadline"),
