@@ -252,13 +252,6 @@ func (r *Records) SetConsentsMany(ctx context.Context, recs []tenants.Record) er
 	})
 }
 
-// ClearMatchKeys removes the match keys of records, one bulk write per kind.
-func (r *Records) ClearMatchKeys(ctx context.Context, recs []tenants.Record) error {
-	return r.bulk(ctx, "clear match keys", recs, func(rec tenants.Record) mongo.WriteModel {
-		return mongo.NewUpdateOneModel().SetFilter(byID(rec.ID)).SetUpdate(bson.D{{Key: "$set", Value: bson.D{{Key: "matchKeys", Value: nil}}}})
-	})
-}
-
 func (r *Records) bulk(ctx context.Context, op string, recs []tenants.Record, model func(tenants.Record) mongo.WriteModel) error {
 	byKind := map[tenants.Kind][]mongo.WriteModel{}
 	for _, rec := range recs {

@@ -33,8 +33,6 @@ type RecordStore interface {
 	// ReplaceMany and SetConsentsMany write many records in one bulk write per kind.
 	ReplaceMany(ctx context.Context, recs []Record) error
 	SetConsentsMany(ctx context.Context, recs []Record) error
-	// ClearMatchKeys removes the match keys of records (the last step of an erasure).
-	ClearMatchKeys(ctx context.Context, recs []Record) error
 }
 
 // PersonStore reads the per-person lookup.

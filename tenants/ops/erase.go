@@ -24,11 +24,11 @@ func (s *Service) Preview(ctx context.Context, tenantID string, id Identity) (Co
 }
 
 // Erase anonymises every record of the tenant matching the identity (CONTRACT.md §5). In
-// order: each record is stripped of personal data but keeps its match keys; a marker is
-// inserted per record, and a successful insert is what counts it (concurrent identical calls
-// never count a record twice); the audit entry; then the match keys and the person's lookups
-// go, and the store's files are scrubbed. A call repeated after a crash at any step finds
-// what is left and completes the work.
+// order: a marker is inserted per record, and a successful insert is what counts it (so
+// concurrent identical calls never count a record twice); the audit entry; the records are
+// stripped of personal data and match keys; the person's lookups go; the store's files are
+// scrubbed. A call repeated after a crash at any step still finds the records not yet
+// stripped, strips them and completes the rest, counting nothing twice.
 func (s *Service) Erase(ctx context.Context, tenantID, actor, requestID string, id Identity) (Counts, error) {
 	matches, refsByHash, err := s.find(ctx, tenantID, id)
 	if err != nil {
@@ -36,37 +36,15 @@ func (s *Service) Erase(ctx context.Context, tenantID, actor, requestID string, 
 	}
 	now := s.Now()
 	var counts Counts
-	var ids []string
-	forms := map[string]map[string]bool{}
-	// other identifiers of the erased records (a phone found through the e-mail) lose their
-	// references too, so no keyed hash of the person outlives the erasure needlessly.
-	extra := map[string][]string{}
-	stripped := make([]tenants.Record, 0, len(matches))
-	recIDs := make([]string, 0, len(matches))
-	for _, m := range matches {
-		for _, h := range m.rec.MatchKeys {
-			if _, looked := refsByHash[h]; !looked {
-				extra[h] = append(extra[h], m.ref)
-			}
-		}
-		declared, err := s.declared(ctx, tenantID, m.rec.FormID, forms)
-		if err != nil {
-			return counts, wrap("erase", err)
-		}
-		st := anonymise.Strip(m.rec, declared, now)
-		// The match keys (keyed hashes, not personal data) stay until the erasure is counted
-		// and audited, so that a repeat after a crash still finds these records.
-		st.MatchKeys = m.rec.MatchKeys
-		stripped = append(stripped, st)
-		recIDs = append(recIDs, m.rec.ID)
-	}
-	if err := s.Records.ReplaceMany(ctx, stripped); err != nil {
-		return counts, wrap("erase", err)
+	recIDs := make([]string, len(matches))
+	for i, m := range matches {
+		recIDs[i] = m.rec.ID
 	}
 	first, err := s.Marks.MarkMany(ctx, tenantID, recIDs, now)
 	if err != nil {
 		return counts, wrap("erase", err)
 	}
+	var ids []string
 	for i, m := range matches {
 		if first[i] {
 			counts.add(m.rec.Kind)
@@ -81,10 +59,24 @@ func (s *Service) Erase(ctx context.Context, tenantID, actor, requestID string, 
 			return counts, wrap("erase", err)
 		}
 	}
-	for i := range stripped {
-		stripped[i].MatchKeys = nil
+	forms := map[string]map[string]bool{}
+	// other identifiers of the erased records (a phone found through the e-mail) lose their
+	// references too, so no keyed hash of the person outlives the erasure needlessly.
+	extra := map[string][]string{}
+	stripped := make([]tenants.Record, 0, len(matches))
+	for _, m := range matches {
+		for _, h := range m.rec.MatchKeys {
+			if _, looked := refsByHash[h]; !looked {
+				extra[h] = append(extra[h], m.ref)
+			}
+		}
+		declared, err := s.declared(ctx, tenantID, m.rec.FormID, forms)
+		if err != nil {
+			return counts, wrap("erase", err)
+		}
+		stripped = append(stripped, anonymise.Strip(m.rec, declared, now))
 	}
-	if err := s.Records.ClearMatchKeys(ctx, stripped); err != nil {
+	if err := s.Records.ReplaceMany(ctx, stripped); err != nil {
 		return counts, wrap("erase", err)
 	}
 	for _, h := range slices.Sorted(maps.Keys(refsByHash)) {
