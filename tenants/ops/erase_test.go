@@ -47,7 +47,7 @@ func (f *failingStrip) ReplaceMany(ctx context.Context, recs []tenants.Record) e
 func TestEraseRepeatCompletesAfterCrash(t *testing.T) {
 	cases := []struct {
 		name        string
-		interrupt      func(*ops.Service)
+		interrupt   func(*ops.Service)
 		repeatCount int // what the repeat counts: the interrupted call may have counted already
 	}{
 		{"before counting", func(s *ops.Service) { s.Marks = &failingMarks{ErasureMarks: s.Marks} }, 2},
