@@ -28,15 +28,15 @@ var AllScopes = []string{ScopeSubmissionsWrite, ScopeRecordsWrite, ScopeSubmissi
 // APIKey is a tenant's API key. Only the SHA-256 of its secret is stored: the secret
 // carries 160 random bits, so a fast hash resists guessing as well as a slow one would.
 type APIKey struct {
-	ID         string     `bson:"_id"`
-	TenantID   string     `bson:"tenantId"`
-	Name       string     `bson:"name"`
-	Hash       string     `bson:"hash"`
-	Scopes     []string   `bson:"scopes"`
-	CreatedAt  time.Time  `bson:"createdAt"`
-	ExpiresAt  *time.Time `bson:"expiresAt"`
-	RevokedAt  *time.Time `bson:"revokedAt"`
-	LastUsedAt *time.Time `bson:"lastUsedAt"`
+	ID         string     `bson:"_id" json:"id"`
+	TenantID   string     `bson:"tenantId" json:"tenantId"`
+	Name       string     `bson:"name" json:"name"`
+	Hash       string     `bson:"hash" json:"hash"`
+	Scopes     []string   `bson:"scopes" json:"scopes"`
+	CreatedAt  time.Time  `bson:"createdAt" json:"createdAt"`
+	ExpiresAt  *time.Time `bson:"expiresAt" json:"expiresAt"`
+	RevokedAt  *time.Time `bson:"revokedAt" json:"revokedAt"`
+	LastUsedAt *time.Time `bson:"lastUsedAt" json:"lastUsedAt"`
 }
 
 // Usable reports whether the key may authenticate at now.

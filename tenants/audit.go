@@ -2,8 +2,11 @@ package tenants
 
 import (
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
+	"encoding/hex"
 	"time"
 )
 
@@ -31,16 +34,25 @@ const ActorSystem = "system"
 // AuditEntry is one append-only audit record. It never holds an e-mail address, phone
 // number, name or address: Subject is at most a keyed hash of the identifiers.
 type AuditEntry struct {
-	ID        string         `bson:"_id"`
-	Time      time.Time      `bson:"time"`
-	TenantID  string         `bson:"tenantId"`
-	Actor     string         `bson:"actor"`
-	Action    string         `bson:"action"`
-	RecordIDs []string       `bson:"recordIds,omitempty"`
-	Counts    map[string]int `bson:"counts,omitempty"`
-	Subject   string         `bson:"subject,omitempty"`
-	Detail    string         `bson:"detail,omitempty"`
-	RequestID string         `bson:"requestId,omitempty"`
+	ID        string         `bson:"_id" json:"id"`
+	Time      time.Time      `bson:"time" json:"time"`
+	TenantID  string         `bson:"tenantId" json:"tenantId"`
+	Actor     string         `bson:"actor" json:"actor"`
+	Action    string         `bson:"action" json:"action"`
+	RecordIDs []string       `bson:"recordIds,omitempty" json:"recordIds,omitempty"`
+	Counts    map[string]int `bson:"counts,omitempty" json:"counts,omitempty"`
+	Subject   string         `bson:"subject,omitempty" json:"subject,omitempty"`
+	Detail    string         `bson:"detail,omitempty" json:"detail,omitempty"`
+	RequestID string         `bson:"requestId,omitempty" json:"requestId,omitempty"`
+}
+
+// NewAuditID returns a fresh audit entry id: the time in nanoseconds, then random bits, in
+// hex, so that ids sort in order of creation on every store.
+func NewAuditID(now time.Time) string {
+	var b [12]byte
+	binary.BigEndian.PutUint64(b[:8], uint64(now.UnixNano()))
+	_, _ = rand.Read(b[8:])
+	return hex.EncodeToString(b[:])
 }
 
 // Hasher turns identifiers into keyed hashes (HMAC-SHA-256 with a server secret), so

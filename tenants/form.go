@@ -7,21 +7,21 @@ var FieldTypes = []string{"text", "number", "boolean", "date", "choice"}
 
 // FieldDef declares one custom field of a form; Personal marks it as personal data to erase.
 type FieldDef struct {
-	Name     string `bson:"name"`
-	Type     string `bson:"type"`
-	Personal bool   `bson:"personal"`
+	Name     string `bson:"name" json:"name"`
+	Type     string `bson:"type" json:"type"`
+	Personal bool   `bson:"personal" json:"personal"`
 }
 
 // Form is a form configured for a tenant; submissions name it by FormID.
 type Form struct {
-	ID        string     `bson:"_id"`
-	TenantID  string     `bson:"tenantId"`
-	FormID    string     `bson:"formId"`
-	Name      string     `bson:"name"`
-	Open      bool       `bson:"open"`
-	Fields    []FieldDef `bson:"fields"`
-	CreatedAt time.Time  `bson:"createdAt"`
-	UpdatedAt time.Time  `bson:"updatedAt"`
+	ID        string     `bson:"_id" json:"id"`
+	TenantID  string     `bson:"tenantId" json:"tenantId"`
+	FormID    string     `bson:"formId" json:"formId"`
+	Name      string     `bson:"name" json:"name"`
+	Open      bool       `bson:"open" json:"open"`
+	Fields    []FieldDef `bson:"fields" json:"fields"`
+	CreatedAt time.Time  `bson:"createdAt" json:"createdAt"`
+	UpdatedAt time.Time  `bson:"updatedAt" json:"updatedAt"`
 }
 
 // FormKey is the storage key of a form.

@@ -52,11 +52,11 @@ type Consent struct {
 	Deadline  *time.Time    `bson:"deadline" json:"deadline"`
 	RevokedAt *time.Time    `bson:"revokedAt" json:"revokedAt"`
 	// RevokedBy names what revoked it: a provider name, "api" or "admin".
-	RevokedBy string `bson:"revokedBy,omitempty" json:"-"`
+	RevokedBy string `bson:"revokedBy,omitempty" json:"revokedBy,omitempty"`
 	// Proof of consent as sent with the submission (consent_source, consent_ip_address, consent_timestamp).
-	Source    *string `bson:"source" json:"-"`
-	IPAddress *string `bson:"ipAddress" json:"-"`
-	Timestamp *string `bson:"timestamp" json:"-"`
+	Source    *string `bson:"source" json:"source,omitempty"`
+	IPAddress *string `bson:"ipAddress" json:"ipAddress,omitempty"`
+	Timestamp *string `bson:"timestamp" json:"timestamp,omitempty"`
 }
 
 // StatusAt is the consent's status at now: a granted consent whose deadline has passed reads expired.
@@ -84,20 +84,22 @@ type Consents struct {
 // Record is a stored record of any of the four kinds. Payload holds custom fields as
 // JSON-like values (map[string]any, []any, string, float64, int32, int64, bool, nil);
 // Fields holds the kind's own known fields (document_ref, canvasser_id, outcome, notes, ...).
+// MatchKeys are the keyed hashes of every e-mail address and phone number the record holds:
+// a person's records are found through them. The JSON form is the stored and exported one.
 type Record struct {
-	ID           string         `bson:"_id"`
-	TenantID     string         `bson:"tenantId"`
-	Kind         Kind           `bson:"kind"`
-	PublicID     string         `bson:"publicId"`
-	FormID       string         `bson:"formId,omitempty"`
-	CreatedAt    time.Time      `bson:"createdAt"`
-	Contact      Contact        `bson:"contact"`
-	Address      Address        `bson:"address"`
-	Consents     Consents       `bson:"consents"`
-	Payload      map[string]any `bson:"payload"`
-	Fields       map[string]any `bson:"fields"`
-	MatchKeys    []string       `bson:"matchKeys"`
-	AnonymisedAt *time.Time     `bson:"anonymisedAt"`
+	ID           string         `json:"id"`
+	TenantID     string         `json:"tenantId"`
+	Kind         Kind           `json:"kind"`
+	PublicID     string         `json:"publicId"`
+	FormID       string         `json:"formId,omitempty"`
+	CreatedAt    time.Time      `json:"createdAt"`
+	Contact      Contact        `json:"contact"`
+	Address      Address        `json:"address"`
+	Consents     Consents       `json:"consents"`
+	Payload      map[string]any `json:"payload,omitempty"`
+	Fields       map[string]any `json:"fields,omitempty"`
+	MatchKeys    []string       `json:"matchKeys,omitempty"`
+	AnonymisedAt *time.Time     `json:"anonymisedAt,omitempty"`
 }
 
 // RecordID is the storage key of a record: tenant and public id, so that lookups are by _id only.

@@ -22,12 +22,12 @@ var Roles = []string{RolePlatformAdmin, RoleTenantAdmin, RoleSupport, RoleViewer
 
 // Staff is a user of the admin UI.
 type Staff struct {
-	ID           string    `bson:"_id"`
-	Email        string    `bson:"email"`
-	PasswordHash string    `bson:"passwordHash"`
-	Role         string    `bson:"role"`
-	TenantID     string    `bson:"tenantId"`
-	CreatedAt    time.Time `bson:"createdAt"`
+	ID           string    `bson:"_id" json:"id"`
+	Email        string    `bson:"email" json:"email"`
+	PasswordHash string    `bson:"passwordHash" json:"passwordHash"`
+	Role         string    `bson:"role" json:"role"`
+	TenantID     string    `bson:"tenantId" json:"tenantId"`
+	CreatedAt    time.Time `bson:"createdAt" json:"createdAt"`
 }
 
 // MinPasswordLength is the shortest staff password accepted.

@@ -6,7 +6,8 @@ import (
 )
 
 // The storage the domain operations need, declared here by their consumer and implemented
-// by package mongo. Every method that reads or writes a tenant's data takes the tenant id.
+// by package sqlite (the embedded store) and package mongo. Every method that reads or writes
+// a tenant's data takes the tenant id; the few that span tenants say so in their names.
 
 // KeyStore finds API keys for authentication.
 type KeyStore interface {
@@ -24,20 +25,12 @@ type FormStore interface {
 	Get(ctx context.Context, tenantID, formID string) (Form, error)
 }
 
-// RecordStore reads and rewrites records by id.
+// RecordStore reads records.
 type RecordStore interface {
 	Get(ctx context.Context, tenantID string, kind Kind, publicID string) (Record, error)
-	GetByID(ctx context.Context, tenantID string, kind Kind, id string) (Record, error)
-	Replace(ctx context.Context, rec Record) error
-	SetConsents(ctx context.Context, rec Record) error
-	// ReplaceMany and SetConsentsMany write many records in one bulk write per kind.
-	ReplaceMany(ctx context.Context, recs []Record) error
-	SetConsentsMany(ctx context.Context, recs []Record) error
-}
-
-// PersonStore reads the per-person lookup.
-type PersonStore interface {
-	Refs(ctx context.Context, tenantID, hash string) ([]string, error)
+	// Find returns the tenant's records of kinds (every kind when none are given) that carry
+	// any of matchKeys, through an index: finding a person never reads other records.
+	Find(ctx context.Context, tenantID string, matchKeys []string, kinds ...Kind) ([]Record, error)
 }
 
 // AuditLog appends audit entries.
@@ -45,56 +38,65 @@ type AuditLog interface {
 	Append(ctx context.Context, entries ...AuditEntry) error
 }
 
-// ErasureMarks counts each anonymised record once.
-type ErasureMarks interface {
-	// MarkMany marks records anonymised in one write; first[i] is false where record i was
-	// marked already.
-	MarkMany(ctx context.Context, tenantID string, recordIDs []string, now time.Time) (first []bool, err error)
-}
-
-// Writer is the single writer of records and the per-person lookup: it batches concurrent
-// ingestions and serialises lookup removal with lookup additions.
+// Writer makes every change to records. Each method is all-or-nothing for the records it
+// names, and answers only once its writes are durable.
 type Writer interface {
-	// Ingest stores one record with its lookup references, deadlines and audit entries and
-	// returns when it is durably stored; ErrConflict when a record with its id exists.
-	Ingest(ctx context.Context, in Ingestion) error
-	// Forget removes handled references from a person's lookup, and the lookup once empty.
-	Forget(ctx context.Context, tenantID, hash string, refs []string) error
+	// Ingest stores one record with its audit entries. stored is false when the tenant has a
+	// record of that kind and public id already: an idempotent repeat, which writes nothing.
+	Ingest(ctx context.Context, in Ingestion) (stored bool, err error)
+	// Erase applies ch to the tenant's records that carry its match keys; ch.Apply must
+	// remove the personal data and the match keys. It returns the records it anonymised, as
+	// they were before (concurrent identical erasures return each record to one of them only),
+	// and leaves nothing of the removed data in the store's files where the store can see to it.
+	Erase(ctx context.Context, ch Change) ([]Record, error)
+	// Revoke applies ch to the tenant's records that carry its match keys and returns the
+	// records it changed, as changed.
+	Revoke(ctx context.Context, ch Change) ([]Record, error)
+	// Expire records as expired, in the records and the audit log, the granted consents of
+	// every tenant whose deadline is at or before run.Now, at most run.Limit records at a
+	// time; it returns how many consents expired.
+	Expire(ctx context.Context, run ExpiryRun) (int, error)
 }
 
 // Ingestion is what storing one record writes.
 type Ingestion struct {
-	Record   Record
-	People   []PersonRef
-	Expiries []Expiry
-	Audit    []AuditEntry // written only when the record is new
+	Record Record       // MatchKeys set
+	Audit  []AuditEntry // written only when the record is new
 }
 
-// PersonRef says that record (kind, storage id) carries the identifier with keyed hash Hash.
-type PersonRef struct {
-	TenantID string
-	Hash     string
-	Kind     Kind
-	RecordID string
+// Change is a change to every record of one tenant that carries any of MatchKeys: an
+// erasure or a revocation.
+type Change struct {
+	TenantID  string
+	MatchKeys []string
+	Kinds     []Kind // none: every kind
+	// Apply changes rec in place and reports whether it changed; an unchanged record is left
+	// as it is and not returned.
+	Apply func(rec *Record) (bool, error)
+	// Audit returns the audit entries for the changed records; it is called only when some
+	// changed, and the entries are written with them.
+	Audit func(changed []Record) []AuditEntry
 }
 
-// Ref is the stored form of a record reference in a person's lookup.
-func Ref(kind Kind, recordID string) string { return string(kind) + "|" + recordID }
-
-// Expiry is one consent deadline for the expiry job to record when it passes.
-type Expiry struct {
-	TenantID string    `bson:"tenantId"`
-	Kind     Kind      `bson:"kind"`
-	RecordID string    `bson:"recordId"`
-	Consent  string    `bson:"consent"`
-	Deadline time.Time `bson:"deadline"`
+// ExpiryRun is one pass of the expiry job.
+type ExpiryRun struct {
+	Now   time.Time
+	Limit int
+	// Audit returns the audit entries for a record whose consents (named as in the API)
+	// expired; they carry deterministic ids, so a repeated run appends nothing twice.
+	Audit func(rec Record, consents []string) []AuditEntry
 }
 
 // Page is one page of a record list, newest first.
 type Page struct {
 	FormID string // "" = every form
-	Skip   int64
-	Limit  int64
+	// Consent and Status keep records whose consent (a name as in the API; "" = any of the
+	// three) reads Status at Now, deadlines applied.
+	Consent string
+	Status  ConsentStatus
+	Now     time.Time
+	Skip    int64
+	Limit   int64
 }
 
 // AuditFilter narrows an audit listing, newest first.
@@ -103,5 +105,5 @@ type AuditFilter struct {
 	Actor    string
 	From, To time.Time
 	Skip     int64
-	Limit    int64
+	Limit    int64 // 0 = no limit
 }

@@ -13,13 +13,13 @@ const (
 
 // Tenant is an organisation using the service; every other record belongs to one.
 type Tenant struct {
-	ID        string    `bson:"_id"`
-	Name      string    `bson:"name"`
-	Status    string    `bson:"status"`
-	RateLimit int       `bson:"rateLimit"`
-	CreatedAt time.Time `bson:"createdAt"`
+	ID        string    `bson:"_id" json:"id"`
+	Name      string    `bson:"name" json:"name"`
+	Status    string    `bson:"status" json:"status"`
+	RateLimit int       `bson:"rateLimit" json:"rateLimit"`
+	CreatedAt time.Time `bson:"createdAt" json:"createdAt"`
 	// SendGridPublicKey is the base64 DER ECDSA key that verifies SendGrid's signed event webhook.
-	SendGridPublicKey string `bson:"sendgridPublicKey,omitempty"`
+	SendGridPublicKey string `bson:"sendgridPublicKey,omitempty" json:"sendgridPublicKey,omitempty"`
 }
 
 // Active reports whether the tenant's keys may be used.

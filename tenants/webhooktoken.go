@@ -5,12 +5,12 @@ import "time"
 // WebhookToken authenticates Mailchimp's webhook, which can send no credentials but the URL:
 // ?token=<plaintext> on the Mailchimp unsubscribe path only. Only a hash is stored.
 type WebhookToken struct {
-	ID        string     `bson:"_id"`
-	TenantID  string     `bson:"tenantId"`
-	Provider  string     `bson:"provider"`
-	Hash      string     `bson:"hash"`
-	CreatedAt time.Time  `bson:"createdAt"`
-	RevokedAt *time.Time `bson:"revokedAt"`
+	ID        string     `bson:"_id" json:"id"`
+	TenantID  string     `bson:"tenantId" json:"tenantId"`
+	Provider  string     `bson:"provider" json:"provider"`
+	Hash      string     `bson:"hash" json:"hash"`
+	CreatedAt time.Time  `bson:"createdAt" json:"createdAt"`
+	RevokedAt *time.Time `bson:"revokedAt" json:"revokedAt"`
 }
 
 const tokenPrefix = "mct_"

@@ -2,7 +2,6 @@ package ops
 
 import (
 	"context"
-	"sort"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -58,21 +57,20 @@ type PersonConsents struct {
 
 // Consents returns the consent state of the tenant's form submissions matching the identity.
 func (s *Service) Consents(ctx context.Context, tenantID string, id Identity) (PersonConsents, error) {
-	matches, _, err := s.find(ctx, tenantID, id, tenants.KindFormSubmission)
+	recs, err := s.find(ctx, tenantID, id, tenants.KindFormSubmission)
 	if err != nil {
 		return PersonConsents{}, wrap("consents", err)
 	}
 	now := s.Now()
 	out := PersonConsents{Submissions: []SubmissionConsents{}}
 	var emails, phones []tenants.ConsentStatus
-	for _, m := range matches {
-		v := ViewConsents(m.rec.Consents, now)
+	for _, rec := range recs {
+		v := ViewConsents(rec.Consents, now)
 		emails = append(emails, v.GeneralContactEmail.Status)
 		phones = append(phones, v.GeneralContactPhone.Status)
-		out.Submissions = append(out.Submissions, SubmissionConsents{SubmissionID: m.rec.PublicID, FormID: m.rec.FormID,
-			CreatedAt: m.rec.CreatedAt.UTC().Truncate(time.Second), Consents: v})
+		out.Submissions = append(out.Submissions, SubmissionConsents{SubmissionID: rec.PublicID, FormID: rec.FormID,
+			CreatedAt: rec.CreatedAt.UTC().Truncate(time.Second), Consents: v})
 	}
-	sort.SliceStable(out.Submissions, func(i, j int) bool { return out.Submissions[i].CreatedAt.After(out.Submissions[j].CreatedAt) })
 	out.GeneralContact.Email = Aggregate(emails)
 	out.GeneralContact.Phone = Aggregate(phones)
 	return out, nil

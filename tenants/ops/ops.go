@@ -5,10 +5,9 @@ package ops
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
-	"sync"
+	"sort"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -18,16 +17,10 @@ import (
 // Service runs the operations.
 type Service struct {
 	Records tenants.RecordStore
-	People  tenants.PersonStore
 	Forms   tenants.FormStore
-	Audit   tenants.AuditLog
-	Marks   tenants.ErasureMarks
 	Writer  tenants.Writer
-	Expiry  ExpiryStore
-	// Scrub makes erased bytes unrecoverable from the store's files (embedded store).
-	Scrub  func(ctx context.Context) error
-	Hasher tenants.Hasher
-	Now    func() time.Time
+	Hasher  tenants.Hasher
+	Now     func() time.Time
 }
 
 // Identity names a person: a normalised e-mail and/or E.164 phone ("" when not given).
@@ -61,26 +54,42 @@ func (s *Service) Subject(tenantID string, id Identity) string {
 	return out
 }
 
-// Ingest stores a new record: it computes the match keys from every e-mail and phone the
-// record holds, files the person lookups and consent deadlines, and the audit entries.
-// ErrConflict means a record with the same id exists (an idempotent repeat).
-func (s *Service) Ingest(ctx context.Context, rec tenants.Record, actor, requestID string) error {
+// MaxIdentifiers bounds the e-mail addresses and phone numbers one record may carry (its own
+// and those in custom fields): each is a match key to write and to remove, so the work one
+// request causes stays small whatever it sends.
+const MaxIdentifiers = 32
+
+// CodeTooManyIdentifiers is the validation code of a record over MaxIdentifiers.
+const CodeTooManyIdentifiers = "too_many_identifiers"
+
+// TooManyIdentifiers reports whether rec carries more than MaxIdentifiers identifiers.
+func TooManyIdentifiers(rec tenants.Record) bool {
+	emails, phones := anonymise.Identifiers(rec)
+	return len(emails)+len(phones) > MaxIdentifiers
+}
+
+// errTooManyIdentifiers is returned by Ingest for a record the handler should have refused.
+var errTooManyIdentifiers = &FieldError{Code: CodeTooManyIdentifiers,
+	Message: fmt.Sprintf("A record may carry at most %d e-mail addresses and phone numbers.", MaxIdentifiers)}
+
+// Ingest stores a new record with its match keys and audit entries. stored is false for an
+// idempotent repeat: the tenant has a record of that kind and public id, and nothing changed.
+func (s *Service) Ingest(ctx context.Context, rec tenants.Record, actor, requestID string) (bool, error) {
+	if TooManyIdentifiers(rec) {
+		return false, errTooManyIdentifiers
+	}
 	return s.Writer.Ingest(ctx, s.Prepare(rec, actor, requestID))
 }
 
-// Prepare computes what storing rec writes: its match keys, person lookups, deadlines and
-// audit entries.
+// Prepare computes what storing rec writes: its match keys (the keyed hash of every e-mail
+// and phone it holds) and its audit entries.
 func (s *Service) Prepare(rec tenants.Record, actor, requestID string) tenants.Ingestion {
 	emails, phones := anonymise.Identifiers(rec)
-	in := tenants.Ingestion{}
 	rec.MatchKeys = nil
 	add := func(kind, v string) {
-		h := s.Hasher.Hash(rec.TenantID, kind, v)
-		if slices.Contains(rec.MatchKeys, h) {
-			return
+		if h := s.Hasher.Hash(rec.TenantID, kind, v); !slices.Contains(rec.MatchKeys, h) {
+			rec.MatchKeys = append(rec.MatchKeys, h)
 		}
-		rec.MatchKeys = append(rec.MatchKeys, h)
-		in.People = append(in.People, tenants.PersonRef{TenantID: rec.TenantID, Hash: h, Kind: rec.Kind, RecordID: rec.ID})
 	}
 	for _, e := range emails {
 		add("e", e)
@@ -92,129 +101,55 @@ func (s *Service) Prepare(rec tenants.Record, actor, requestID string) tenants.I
 	if rec.Kind == tenants.KindFormSubmission {
 		action = tenants.ActionSubmissionAccepted
 	}
+	// Ids derived from the record: a store that cannot write the record and its entries in one
+	// transaction appends them again on a repeat, and an entry that exists is not appended twice.
 	entry := func(action, detail string) tenants.AuditEntry {
-		return tenants.AuditEntry{Time: rec.CreatedAt, TenantID: rec.TenantID, Actor: actor, Action: action,
-			RecordIDs: []string{rec.PublicID}, Detail: detail, RequestID: requestID}
+		return tenants.AuditEntry{ID: action + ":" + rec.ID, Time: rec.CreatedAt, TenantID: rec.TenantID, Actor: actor,
+			Action: action, RecordIDs: []string{rec.PublicID}, Detail: detail, RequestID: requestID}
 	}
-	in.Audit = append(in.Audit, entry(action, string(rec.Kind)+" form="+rec.FormID))
-	for _, c := range namedConsents(&rec) {
-		if c.consent.Status != tenants.StatusGranted {
-			continue
+	in := tenants.Ingestion{Audit: []tenants.AuditEntry{entry(action, string(rec.Kind)+" form="+rec.FormID)}}
+	// One entry names every consent the record grants: the grants of one submission are one event.
+	var granted []string
+	for _, name := range tenants.ConsentNames {
+		if rec.Consents.ByName(name).Status == tenants.StatusGranted {
+			granted = append(granted, name)
 		}
-		in.Audit = append(in.Audit, entry(tenants.ActionConsentGranted, c.name))
-		if c.consent.Deadline != nil {
-			in.Expiries = append(in.Expiries, tenants.Expiry{TenantID: rec.TenantID, Kind: rec.Kind, RecordID: rec.ID,
-				Consent: c.name, Deadline: *c.consent.Deadline})
-		}
+	}
+	if len(granted) > 0 {
+		in.Audit = append(in.Audit, entry(tenants.ActionConsentGranted, joinNames(granted)))
 	}
 	in.Record = rec
 	return in
 }
 
-type namedConsent struct {
-	name    string
-	consent *tenants.Consent
-}
-
-// namedConsents lists a record's consents under the names the API and audit log use.
-func namedConsents(rec *tenants.Record) []namedConsent {
-	return []namedConsent{
-		{"primaryPurpose", &rec.Consents.PrimaryPurpose},
-		{"generalContactEmail", &rec.Consents.GeneralContactEmail},
-		{"generalContactPhone", &rec.Consents.GeneralContactPhone},
-	}
-}
-
-// match is a record found for a person, with the lookup entries that led to it.
-type match struct {
-	rec  tenants.Record
-	ref  string
-	hash []string
-}
-
-// find returns the tenant's records matching the identity, through the person lookup only.
-// A reference is trusted only if the record still carries the hash: references can outlive
-// their records (a crash before the insert, an idempotent repeat with other contact data).
-func (s *Service) find(ctx context.Context, tenantID string, id Identity, kinds ...tenants.Kind) ([]*match, map[string][]string, error) {
-	refsByHash := map[string][]string{}
-	hashesOf := map[string][]string{}
-	var order []string
-	for _, h := range s.hashes(tenantID, id) {
-		refs, err := s.People.Refs(ctx, tenantID, h)
-		if err != nil {
-			return nil, nil, err
+func joinNames(names []string) string {
+	out := ""
+	for i, n := range names {
+		if i > 0 {
+			out += ","
 		}
-		refsByHash[h] = refs
-		for _, ref := range refs {
-			kind, _, ok := splitRef(ref)
-			if !ok || (len(kinds) > 0 && !slices.Contains(kinds, kind)) {
-				continue
-			}
-			if _, seen := hashesOf[ref]; !seen {
-				order = append(order, ref)
-			}
-			hashesOf[ref] = append(hashesOf[ref], h)
-		}
+		out += n
 	}
-	loaded, err := s.load(ctx, tenantID, order)
+	return out
+}
+
+// find returns the tenant's records of kinds matching the identity, newest first.
+func (s *Service) find(ctx context.Context, tenantID string, id Identity, kinds ...tenants.Kind) ([]tenants.Record, error) {
+	recs, err := s.Records.Find(ctx, tenantID, s.hashes(tenantID, id), kinds...)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	out := make([]*match, 0, len(order))
-	for i, ref := range order {
-		rec := loaded[i]
-		if rec == nil {
-			continue
-		}
-		m := &match{rec: *rec, ref: ref}
-		for _, h := range hashesOf[ref] {
-			if slices.Contains(rec.MatchKeys, h) {
-				m.hash = append(m.hash, h)
-			}
-		}
-		if len(m.hash) > 0 {
-			out = append(out, m)
-		}
-	}
-	return out, refsByHash, nil
+	sortNewestFirst(recs)
+	return recs, nil
 }
 
-// loadParallel bounds the concurrent reads of one lookup.
-const loadParallel = 8
-
-// load reads the referenced records concurrently (reads do not wait for the single writer);
-// a missing record reads as nil.
-func (s *Service) load(ctx context.Context, tenantID string, refs []string) ([]*tenants.Record, error) {
-	out := make([]*tenants.Record, len(refs))
-	errs := make([]error, len(refs))
-	sem := make(chan struct{}, loadParallel)
-	var wg sync.WaitGroup
-	for i, ref := range refs {
-		kind, recID, _ := splitRef(ref)
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			rec, err := s.Records.GetByID(ctx, tenantID, kind, recID)
-			switch {
-			case err == nil:
-				out[i] = &rec
-			case !errors.Is(err, tenants.ErrNotFound):
-				errs[i] = err
-			}
-		}()
-	}
-	wg.Wait()
-	return out, errors.Join(errs...)
-}
-
-func splitRef(ref string) (tenants.Kind, string, bool) {
-	for i := 0; i < len(ref); i++ {
-		if ref[i] == '|' {
-			return tenants.Kind(ref[:i]), ref[i+1:], true
+func sortNewestFirst(recs []tenants.Record) {
+	sort.SliceStable(recs, func(i, j int) bool {
+		if !recs[i].CreatedAt.Equal(recs[j].CreatedAt) {
+			return recs[i].CreatedAt.After(recs[j].CreatedAt)
 		}
-	}
-	return "", "", false
+		return recs[i].ID > recs[j].ID
+	})
 }
 
 // Counts are records per kind, under SPEC.md's names.
@@ -225,17 +160,22 @@ type Counts struct {
 	PhoneCallTasks          int `json:"phoneCallTasks"`
 }
 
-func (c *Counts) add(kind tenants.Kind) {
-	switch kind {
-	case tenants.KindFormSubmission:
-		c.FormSubmissions++
-	case tenants.KindDigitisation:
-		c.DigitisationSubmissions++
-	case tenants.KindCanvassing:
-		c.CanvassingSubmissions++
-	case tenants.KindPhoneCallTask:
-		c.PhoneCallTasks++
+// CountKinds counts records per kind.
+func CountKinds(recs []tenants.Record) Counts {
+	var c Counts
+	for _, r := range recs {
+		switch r.Kind {
+		case tenants.KindFormSubmission:
+			c.FormSubmissions++
+		case tenants.KindDigitisation:
+			c.DigitisationSubmissions++
+		case tenants.KindCanvassing:
+			c.CanvassingSubmissions++
+		case tenants.KindPhoneCallTask:
+			c.PhoneCallTasks++
+		}
 	}
+	return c
 }
 
 // Total is the sum over kinds.
@@ -247,6 +187,14 @@ func (c Counts) Total() int {
 func (c Counts) Map() map[string]int {
 	return map[string]int{"formSubmissions": c.FormSubmissions, "digitisationSubmissions": c.DigitisationSubmissions,
 		"canvassingSubmissions": c.CanvassingSubmissions, "phoneCallTasks": c.PhoneCallTasks}
+}
+
+func publicIDs(recs []tenants.Record) []string {
+	out := make([]string, len(recs))
+	for i, r := range recs {
+		out[i] = r.PublicID
+	}
+	return out
 }
 
 func wrap(op string, err error) error {

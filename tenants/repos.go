@@ -1,0 +1,121 @@
+package tenants
+
+import (
+	"context"
+	"time"
+)
+
+// The repositories every store implements (package sqlite, package mongo) and one contract
+// test suite checks. Consumers declare the narrower interfaces they use; these are the whole
+// contract, so that the command can wire either store and the suite can test both.
+
+// TenantRepo manages tenants. A tenant's own id is its key, so its methods take it as the
+// tenant argument; List spans tenants (platform admin).
+type TenantRepo interface {
+	Insert(ctx context.Context, t Tenant) error
+	Get(ctx context.Context, id string) (Tenant, error)
+	List(ctx context.Context) ([]Tenant, error)
+	SetRateLimit(ctx context.Context, tenantID string, perSecond int) error
+	SetStatus(ctx context.Context, tenantID, status string) error
+	SetSendGridKey(ctx context.Context, tenantID, key string) error
+}
+
+// KeyRepo manages API keys. Lookup finds a key of any tenant: authentication does not know
+// the tenant before it has the key.
+type KeyRepo interface {
+	Insert(ctx context.Context, k APIKey) error
+	Lookup(ctx context.Context, id string) (APIKey, error)
+	Get(ctx context.Context, tenantID, id string) (APIKey, error)
+	List(ctx context.Context, tenantID string) ([]APIKey, error)
+	Revoke(ctx context.Context, tenantID, id string, now time.Time) error
+	Touch(ctx context.Context, id string, now time.Time) error
+}
+
+// FormRepo manages forms; Insert answers ErrConflict for a form id the tenant has.
+type FormRepo interface {
+	Insert(ctx context.Context, f Form) error
+	Get(ctx context.Context, tenantID, formID string) (Form, error)
+	Save(ctx context.Context, f Form) error
+	List(ctx context.Context, tenantID string) ([]Form, error)
+}
+
+// StaffRepo manages staff users; Insert answers ErrConflict for an e-mail in use. ByEmail,
+// Lookup, ListAll and Count span tenants: signing in does not know the tenant.
+type StaffRepo interface {
+	Insert(ctx context.Context, s Staff) error
+	ByEmail(ctx context.Context, email string) (Staff, error)
+	Lookup(ctx context.Context, id string) (Staff, error)
+	List(ctx context.Context, tenantID string) ([]Staff, error)
+	ListAll(ctx context.Context) ([]Staff, error)
+	Count(ctx context.Context) (int64, error)
+}
+
+// TokenRepo manages provider webhook tokens; Lookup finds a token of any tenant (the
+// webhook URL carries no tenant).
+type TokenRepo interface {
+	Insert(ctx context.Context, t WebhookToken) error
+	Lookup(ctx context.Context, id string) (WebhookToken, error)
+	List(ctx context.Context, tenantID string) ([]WebhookToken, error)
+	Revoke(ctx context.Context, tenantID, id string, now time.Time) error
+}
+
+// AuditRepo is the append-only audit log, read newest first (time, then order of append).
+// An entry appended with an id that exists is not appended again, so that a repeated job
+// writes nothing twice. The All methods span tenants (platform admin).
+type AuditRepo interface {
+	Append(ctx context.Context, entries ...AuditEntry) error
+	List(ctx context.Context, tenantID string, f AuditFilter) ([]AuditEntry, error)
+	ListAll(ctx context.Context, f AuditFilter) ([]AuditEntry, error)
+	// Each streams the matching entries to fn without holding them all (CSV export).
+	Each(ctx context.Context, tenantID string, f AuditFilter, fn func(AuditEntry) error) error
+	EachAll(ctx context.Context, f AuditFilter, fn func(AuditEntry) error) error
+}
+
+// RecordRepo reads records for the API and the admin UI.
+type RecordRepo interface {
+	RecordStore
+	List(ctx context.Context, tenantID string, kind Kind, p Page) ([]Record, error)
+	Count(ctx context.Context, tenantID string, kind Kind) (int64, error)
+	// ConsentStats counts the tenant's records of kind per consent name and status at now,
+	// deadlines applied.
+	ConsentStats(ctx context.Context, tenantID string, kind Kind, now time.Time) (map[string]map[ConsentStatus]int64, error)
+}
+
+// Transfer moves a whole database between stores as a stream of items.
+type Transfer interface {
+	// Export calls fn with every document of every tenant, tenants and staff first.
+	Export(ctx context.Context, fn func(Item) error) error
+	// Import stores items; one that exists already (same id) is skipped, so an import can be
+	// repeated. It returns how many were new.
+	Import(ctx context.Context, items []Item) (int, error)
+	// Empty reports whether the store holds no tenant, staff user or record.
+	Empty(ctx context.Context) (bool, error)
+}
+
+// Item is one exported document; exactly one field is set.
+type Item struct {
+	Tenant *Tenant       `json:"tenant,omitempty"`
+	Staff  *Staff        `json:"staff,omitempty"`
+	APIKey *APIKey       `json:"apiKey,omitempty"`
+	Form   *Form         `json:"form,omitempty"`
+	Token  *WebhookToken `json:"webhookToken,omitempty"`
+	Record *Record       `json:"record,omitempty"`
+	Audit  *AuditEntry   `json:"audit,omitempty"`
+}
+
+// Stores is one open database: every repository, the writer, and its life cycle.
+type Stores struct {
+	Tenants  TenantRepo
+	APIKeys  KeyRepo
+	Forms    FormRepo
+	Staff    StaffRepo
+	Tokens   TokenRepo
+	Audit    AuditRepo
+	Records  RecordRepo
+	Writer   Writer
+	Transfer Transfer
+	// Ping reports whether the database answers (ErrUnavailable when it does not).
+	Ping func(ctx context.Context) error
+	// Close finishes queued writes and closes the database.
+	Close func(ctx context.Context) error
+}
