@@ -1,0 +1,70 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+)
+
+// APIKeys is the api_keys table, keyed by the key id that every plaintext key carries, so
+// authentication is one primary-key read.
+type APIKeys struct{ s *Store }
+
+var _ tenants.KeyRepo = (*APIKeys)(nil)
+
+const keyCols = `id, tenant_id, name, hash, scopes, created_at, expires_at, revoked_at, last_used_at`
+
+// Insert stores a new key.
+func (r *APIKeys) Insert(ctx context.Context, k tenants.APIKey) error {
+	scopes, err := json.Marshal(k.Scopes)
+	if err != nil {
+		return err
+	}
+	_, err = r.s.w.ExecContext(ctx, `INSERT INTO api_keys (`+keyCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		k.ID, k.TenantID, k.Name, k.Hash, string(scopes), ms(k.CreatedAt), msPtr(k.ExpiresAt), msPtr(k.RevokedAt), msPtr(k.LastUsedAt))
+	return translate("insert api key", err)
+}
+
+// Lookup returns the key with id, of any tenant.
+func (r *APIKeys) Lookup(ctx context.Context, id string) (tenants.APIKey, error) {
+	k, err := scanKey(r.s.r.QueryRowContext(ctx, `SELECT `+keyCols+` FROM api_keys WHERE id = ?`, id))
+	return k, translate("lookup api key", err)
+}
+
+// Get returns the tenant's key with id.
+func (r *APIKeys) Get(ctx context.Context, tenantID, id string) (tenants.APIKey, error) {
+	k, err := scanKey(r.s.r.QueryRowContext(ctx, `SELECT `+keyCols+` FROM api_keys WHERE tenant_id = ? AND id = ?`, tenantID, id))
+	return k, translate("get api key", err)
+}
+
+// List returns the tenant's keys, newest first.
+func (r *APIKeys) List(ctx context.Context, tenantID string) ([]tenants.APIKey, error) {
+	return queryAll(ctx, r.s.r, "list api keys", scanKey,
+		`SELECT `+keyCols+` FROM api_keys WHERE tenant_id = ? ORDER BY created_at DESC, id`, tenantID)
+}
+
+// Revoke marks the tenant's key revoked at now.
+func (r *APIKeys) Revoke(ctx context.Context, tenantID, id string, now time.Time) error {
+	return execOne(ctx, r.s.w, "revoke api key", `UPDATE api_keys SET revoked_at = ? WHERE tenant_id = ? AND id = ?`, ms(now), tenantID, id)
+}
+
+// Touch records the key's last use.
+func (r *APIKeys) Touch(ctx context.Context, id string, now time.Time) error {
+	_, err := r.s.w.ExecContext(ctx, `UPDATE api_keys SET last_used_at = ? WHERE id = ?`, ms(now), id)
+	return translate("touch api key", err)
+}
+
+func scanKey(row scanner) (tenants.APIKey, error) {
+	var k tenants.APIKey
+	var scopes string
+	var created int64
+	var expires, revoked, used sql.NullInt64
+	if err := row.Scan(&k.ID, &k.TenantID, &k.Name, &k.Hash, &scopes, &created, &expires, &revoked, &used); err != nil {
+		return k, err
+	}
+	k.CreatedAt, k.ExpiresAt, k.RevokedAt, k.LastUsedAt = fromMS(created), fromNullMS(expires), fromNullMS(revoked), fromNullMS(used)
+	return k, json.Unmarshal([]byte(scopes), &k.Scopes)
+}

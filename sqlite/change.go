@@ -1,0 +1,214 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+)
+
+// Erase implements tenants.Writer: one transaction finds the records, strips them, deletes
+// their match keys and appends the audit entry; a second erasure waiting for the writing
+// connection then finds nothing, so no record is counted twice. After the commit a truncating
+// WAL checkpoint, on the same connection so that no write slips in between, moves the changed
+// pages into the database file, where secure_delete has zeroed what was removed, and empties
+// the log: no byte of the erased data is left in the files.
+func (w *Writer) Erase(ctx context.Context, ch tenants.Change) ([]tenants.Record, error) {
+	conn, err := w.s.w.Conn(ctx)
+	if err != nil {
+		return nil, translate("erase", err)
+	}
+	defer conn.Close()
+	before, _, err := applyChange(ctx, conn, ch)
+	if err != nil {
+		return nil, err
+	}
+	w.mu.Lock()
+	pending := w.scrubPending || len(before) > 0
+	w.mu.Unlock()
+	if pending {
+		if err := checkpoint(ctx, conn); err != nil {
+			w.mu.Lock()
+			w.scrubPending = true
+			w.mu.Unlock()
+			return nil, err
+		}
+		w.mu.Lock()
+		w.scrubPending = false
+		w.mu.Unlock()
+	}
+	return before, nil
+}
+
+// Revoke implements tenants.Writer: one transaction finds, changes and audits.
+func (w *Writer) Revoke(ctx context.Context, ch tenants.Change) ([]tenants.Record, error) {
+	conn, err := w.s.w.Conn(ctx)
+	if err != nil {
+		return nil, translate("revoke", err)
+	}
+	defer conn.Close()
+	_, after, err := applyChange(ctx, conn, ch)
+	return after, err
+}
+
+// applyChange runs ch in one transaction on conn and returns the changed records before and
+// after the change.
+func applyChange(ctx context.Context, conn *sql.Conn, ch tenants.Change) (before, after []tenants.Record, err error) {
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, nil, translate("begin", err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	rows, err := findRows(ctx, tx, ch.TenantID, ch.MatchKeys, ch.Kinds)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, row := range rows {
+		rec := row.rec
+		changed, err := ch.Apply(&rec)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !changed {
+			continue
+		}
+		if err := rewrite(ctx, tx, row, rec); err != nil {
+			return nil, nil, err
+		}
+		before, after = append(before, row.rec), append(after, rec)
+	}
+	if len(after) > 0 {
+		if err := appendAudit(ctx, tx, ch.Audit(after)); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, nil, translate("commit", err)
+	}
+	return before, after, nil
+}
+
+// rewrite stores rec over row and keeps the match key index in step with its match keys.
+func rewrite(ctx context.Context, tx *sql.Tx, row recordRow, rec tenants.Record) error {
+	d, err := derive(rec)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE records SET pp_status = ?, pp_deadline = ?, ge_status = ?, ge_deadline = ?,
+		gp_status = ?, gp_deadline = ?, next_deadline = ?, anonymised_at = ?, body = ? WHERE rid = ?`,
+		d.ppStatus, d.ppDeadline, d.geStatus, d.geDeadline, d.gpStatus, d.gpDeadline, d.nextDeadline, d.anonymisedAt, d.body, row.rid)
+	if err != nil {
+		return translate("rewrite record", err)
+	}
+	for _, k := range row.rec.MatchKeys {
+		if !slices.Contains(rec.MatchKeys, k) {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM match_keys WHERE tenant_id = ? AND key = ? AND rid = ?`,
+				row.rec.TenantID, k, row.rid); err != nil {
+				return translate("delete match key", err)
+			}
+		}
+	}
+	var added []string
+	for _, k := range rec.MatchKeys {
+		if !slices.Contains(row.rec.MatchKeys, k) {
+			added = append(added, k)
+		}
+	}
+	return insertKeys(ctx, tx, rec.TenantID, row.rid, added)
+}
+
+// Expire implements tenants.Writer: due records are read through the next-deadline index and
+// changed in transactions of run.Limit records.
+func (w *Writer) Expire(ctx context.Context, run tenants.ExpiryRun) (int, error) {
+	limit := max(run.Limit, 1)
+	total := 0
+	for {
+		var n, records int
+		err := w.inTx(ctx, func(tx *sql.Tx) error {
+			var err error
+			n, records, err = expireBatch(ctx, tx, run, limit)
+			return err
+		})
+		if err != nil {
+			return total, err
+		}
+		total += n
+		if records < limit {
+			return total, nil
+		}
+	}
+}
+
+func expireBatch(ctx context.Context, tx *sql.Tx, run tenants.ExpiryRun, limit int) (expired, records int, err error) {
+	rows, err := tx.QueryContext(ctx, `SELECT `+recordCols+` FROM records WHERE next_deadline <= ?
+		ORDER BY next_deadline LIMIT ?`, ms(run.Now), limit)
+	if err != nil {
+		return 0, 0, translate("due records", err)
+	}
+	var due []recordRow
+	for rows.Next() {
+		row, err := scanRecord(rows)
+		if err != nil {
+			rows.Close()
+			return 0, 0, translate("due records", err)
+		}
+		due = append(due, row)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, 0, translate("due records", err)
+	}
+	for _, row := range due {
+		rec := row.rec
+		names := rec.Consents.ExpireDue(run.Now)
+		// Rewritten even when nothing expired, so that its next deadline is recomputed.
+		if err := rewrite(ctx, tx, row, rec); err != nil {
+			return 0, 0, err
+		}
+		if len(names) > 0 {
+			if err := appendAudit(ctx, tx, run.Audit(rec, names)); err != nil {
+				return 0, 0, err
+			}
+			expired += len(names)
+		}
+	}
+	return expired, len(due), nil
+}
+
+// checkpoint moves the write-ahead log into the database file and truncates it. It runs on
+// the writing connection, so only readers can hold it up: SQLite waits for them (busy
+// timeout); a checkpoint that still reports busy is tried again a few times.
+func checkpoint(ctx context.Context, conn *sql.Conn) error {
+	for attempt := 0; ; attempt++ {
+		var busy, logFrames, done int
+		err := conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logFrames, &done)
+		if err != nil {
+			return fmt.Errorf("wal checkpoint: %w", err)
+		}
+		if busy == 0 {
+			return nil
+		}
+		if attempt == 20 {
+			return errors.New("wal checkpoint: the database stayed busy")
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// checkpoint on the writer's connection, for a start after a crash.
+func (w *Writer) checkpoint(ctx context.Context) error {
+	conn, err := w.s.w.Conn(ctx)
+	if err != nil {
+		return translate("checkpoint", err)
+	}
+	defer conn.Close()
+	return checkpoint(ctx, conn)
+}

@@ -1,0 +1,59 @@
+package sqlite
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/consentforms/consentforms/tenants"
+)
+
+// Forms is the forms table, keyed by tenant and form id.
+type Forms struct{ s *Store }
+
+var _ tenants.FormRepo = (*Forms)(nil)
+
+const formCols = `tenant_id, form_id, name, open, fields, created_at, updated_at`
+
+// Insert stores a new form; ErrConflict when the tenant has one with the same form id.
+func (r *Forms) Insert(ctx context.Context, f tenants.Form) error {
+	fields, err := json.Marshal(f.Fields)
+	if err != nil {
+		return err
+	}
+	_, err = r.s.w.ExecContext(ctx, `INSERT INTO forms (`+formCols+`) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		f.TenantID, f.FormID, f.Name, f.Open, string(fields), ms(f.CreatedAt), ms(f.UpdatedAt))
+	return translate("insert form", err)
+}
+
+// Get returns the tenant's form with formID.
+func (r *Forms) Get(ctx context.Context, tenantID, formID string) (tenants.Form, error) {
+	f, err := scanForm(r.s.r.QueryRowContext(ctx, `SELECT `+formCols+` FROM forms WHERE tenant_id = ? AND form_id = ?`, tenantID, formID))
+	return f, translate("get form", err)
+}
+
+// Save replaces the tenant's form.
+func (r *Forms) Save(ctx context.Context, f tenants.Form) error {
+	fields, err := json.Marshal(f.Fields)
+	if err != nil {
+		return err
+	}
+	return execOne(ctx, r.s.w, "save form", `UPDATE forms SET name = ?, open = ?, fields = ?, created_at = ?, updated_at = ?
+		WHERE tenant_id = ? AND form_id = ?`, f.Name, f.Open, string(fields), ms(f.CreatedAt), ms(f.UpdatedAt), f.TenantID, f.FormID)
+}
+
+// List returns the tenant's forms by form id.
+func (r *Forms) List(ctx context.Context, tenantID string) ([]tenants.Form, error) {
+	return queryAll(ctx, r.s.r, "list forms", scanForm, `SELECT `+formCols+` FROM forms WHERE tenant_id = ? ORDER BY form_id`, tenantID)
+}
+
+func scanForm(row scanner) (tenants.Form, error) {
+	var f tenants.Form
+	var fields string
+	var created, updated int64
+	if err := row.Scan(&f.TenantID, &f.FormID, &f.Name, &f.Open, &fields, &created, &updated); err != nil {
+		return f, err
+	}
+	f.ID = tenants.FormKey(f.TenantID, f.FormID)
+	f.CreatedAt, f.UpdatedAt = fromMS(created), fromMS(updated)
+	return f, json.Unmarshal([]byte(fields), &f.Fields)
+}

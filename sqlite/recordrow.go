@@ -1,0 +1,102 @@
+package sqlite
+
+import (
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+)
+
+// recordBody is the part of a record kept as JSON: what no query filters on.
+type recordBody struct {
+	Contact      tenants.Contact  `json:"contact"`
+	Address      tenants.Address  `json:"address"`
+	Consents     tenants.Consents `json:"consents"`
+	Payload      map[string]any   `json:"payload,omitempty"`
+	Fields       map[string]any   `json:"fields,omitempty"`
+	MatchKeys    []string         `json:"matchKeys,omitempty"`
+	AnonymisedAt *time.Time       `json:"anonymisedAt,omitempty"`
+}
+
+// recordCols are the columns every record read selects, in scanRecord's order.
+const recordCols = `rid, tenant_id, kind, public_id, form_id, created_at, body`
+
+// recordRow is a record with its row id.
+type recordRow struct {
+	rid int64
+	rec tenants.Record
+}
+
+func scanRecord(row scanner) (recordRow, error) {
+	var out recordRow
+	var created int64
+	var body string
+	r := &out.rec
+	if err := row.Scan(&out.rid, &r.TenantID, &r.Kind, &r.PublicID, &r.FormID, &created, &body); err != nil {
+		return out, err
+	}
+	r.ID = tenants.RecordID(r.TenantID, r.Kind, r.PublicID)
+	r.CreatedAt = fromMS(created)
+	var b recordBody
+	if err := json.Unmarshal([]byte(body), &b); err != nil {
+		return out, fmt.Errorf("decode record %d: %w", out.rid, err)
+	}
+	r.Contact, r.Address, r.Consents, r.Payload, r.Fields, r.MatchKeys, r.AnonymisedAt =
+		b.Contact, b.Address, b.Consents, b.Payload, b.Fields, b.MatchKeys, b.AnonymisedAt
+	return out, nil
+}
+
+// derived are the columns computed from a record's consents and body, written on every
+// insert and rewrite.
+type derived struct {
+	body                         string
+	ppStatus, geStatus, gpStatus string
+	ppDeadline, geDeadline       sql.NullInt64
+	gpDeadline, nextDeadline     sql.NullInt64
+	anonymisedAt                 sql.NullInt64
+}
+
+func derive(r tenants.Record) (derived, error) {
+	b, err := json.Marshal(recordBody{Contact: r.Contact, Address: r.Address, Consents: r.Consents, Payload: r.Payload,
+		Fields: r.Fields, MatchKeys: r.MatchKeys, AnonymisedAt: r.AnonymisedAt})
+	if err != nil {
+		// The message may quote a value: say only what failed.
+		return derived{}, fmt.Errorf("encode record: %T", err)
+	}
+	c := r.Consents
+	return derived{body: string(b),
+		ppStatus: string(c.PrimaryPurpose.Status), ppDeadline: msPtr(c.PrimaryPurpose.Deadline),
+		geStatus: string(c.GeneralContactEmail.Status), geDeadline: msPtr(c.GeneralContactEmail.Deadline),
+		gpStatus: string(c.GeneralContactPhone.Status), gpDeadline: msPtr(c.GeneralContactPhone.Deadline),
+		nextDeadline: msPtr(c.NextDeadline()), anonymisedAt: msPtr(r.AnonymisedAt)}, nil
+}
+
+// statusColumns are the status and deadline columns of each consent.
+var statusColumns = map[string][2]string{
+	tenants.ConsentPrimaryPurpose:      {"pp_status", "pp_deadline"},
+	tenants.ConsentGeneralContactEmail: {"ge_status", "ge_deadline"},
+	tenants.ConsentGeneralContactPhone: {"gp_status", "gp_deadline"},
+}
+
+// statusIs is the SQL condition "this consent reads status at :now", deadlines applied as
+// Consent.StatusAt applies them; the caller binds now (Unix ms) to the named parameter now.
+func statusIs(consent string, status tenants.ConsentStatus) (string, bool) {
+	cols, ok := statusColumns[consent]
+	if !ok {
+		return "", false
+	}
+	st, dl := cols[0], cols[1]
+	switch status {
+	case tenants.StatusGranted:
+		return fmt.Sprintf("(%s = 'granted' AND (%s IS NULL OR %s > :now))", st, dl, dl), true
+	case tenants.StatusExpired:
+		return fmt.Sprintf("(%s = 'expired' OR (%s = 'granted' AND %s <= :now))", st, st, dl), true
+	case tenants.StatusRevoked:
+		return fmt.Sprintf("(%s = 'revoked')", st), true
+	case tenants.StatusNotGranted:
+		return fmt.Sprintf("(%s NOT IN ('granted', 'expired', 'revoked'))", st), true
+	}
+	return "", false
+}

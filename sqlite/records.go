@@ -1,0 +1,173 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+)
+
+// Records reads the records table.
+type Records struct{ s *Store }
+
+var _ tenants.RecordRepo = (*Records)(nil)
+
+// Get returns the tenant's record of kind with publicID.
+func (r *Records) Get(ctx context.Context, tenantID string, kind tenants.Kind, publicID string) (tenants.Record, error) {
+	row, err := scanRecord(r.s.r.QueryRowContext(ctx, `SELECT `+recordCols+` FROM records
+		WHERE tenant_id = ? AND kind = ? AND public_id = ?`, tenantID, kind, publicID))
+	return row.rec, translate("get record", err)
+}
+
+// Find returns the tenant's records of kinds (every kind when none) that carry any of
+// matchKeys, through the match key index.
+func (r *Records) Find(ctx context.Context, tenantID string, matchKeys []string, kinds ...tenants.Kind) ([]tenants.Record, error) {
+	rows, err := findRows(ctx, r.s.r, tenantID, matchKeys, kinds)
+	out := make([]tenants.Record, len(rows))
+	for i := range rows {
+		out[i] = rows[i].rec
+	}
+	return out, err
+}
+
+// querier is a database or a transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// findRows reads the records carrying any of matchKeys, each once, in row order.
+func findRows(ctx context.Context, q querier, tenantID string, matchKeys []string, kinds []tenants.Kind) ([]recordRow, error) {
+	if len(matchKeys) == 0 {
+		return nil, nil
+	}
+	args := []any{tenantID}
+	for _, k := range matchKeys {
+		args = append(args, k)
+	}
+	query := `SELECT ` + prefixed("r.", recordCols) + ` FROM records r WHERE r.rid IN (
+		SELECT rid FROM match_keys WHERE tenant_id = ? AND key IN (` + placeholders(len(matchKeys)) + `))`
+	if len(kinds) > 0 {
+		query += ` AND r.kind IN (` + placeholders(len(kinds)) + `)`
+		for _, k := range kinds {
+			args = append(args, string(k))
+		}
+	}
+	query += ` ORDER BY r.rid`
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, translate("find records", err)
+	}
+	defer rows.Close()
+	var out []recordRow
+	for rows.Next() {
+		row, err := scanRecord(rows)
+		if err != nil {
+			return nil, translate("find records", err)
+		}
+		out = append(out, row)
+	}
+	return out, translate("find records", rows.Err())
+}
+
+// List returns a page of the tenant's records of kind, newest first, filtered by p.
+func (r *Records) List(ctx context.Context, tenantID string, kind tenants.Kind, p tenants.Page) ([]tenants.Record, error) {
+	where := []string{"tenant_id = :tenant", "kind = :kind"}
+	args := []any{sql.Named("tenant", tenantID), sql.Named("kind", string(kind)), sql.Named("now", ms(p.Now)),
+		sql.Named("limit", limitOrAll(p.Limit)), sql.Named("skip", p.Skip)}
+	if p.FormID != "" {
+		where = append(where, "form_id = :form")
+		args = append(args, sql.Named("form", p.FormID))
+	}
+	if p.Status != "" {
+		cond, err := statusFilter(p.Consent, p.Status)
+		if err != nil {
+			return nil, err
+		}
+		where = append(where, cond)
+	}
+	rows, err := queryAll(ctx, r.s.r, "list records", scanRecord, `SELECT `+recordCols+` FROM records WHERE `+
+		strings.Join(where, " AND ")+` ORDER BY created_at DESC, rid DESC LIMIT :limit OFFSET :skip`, args...)
+	out := make([]tenants.Record, len(rows))
+	for i := range rows {
+		out[i] = rows[i].rec
+	}
+	return out, err
+}
+
+// statusFilter is the condition of a status filter on one consent or ("") on any of them.
+func statusFilter(consent string, status tenants.ConsentStatus) (string, error) {
+	names := []string{consent}
+	if consent == "" {
+		names = tenants.ConsentNames
+	}
+	var conds []string
+	for _, n := range names {
+		c, ok := statusIs(n, status)
+		if !ok {
+			return "", fmt.Errorf("list records: unknown consent %q or status %q", consent, status)
+		}
+		conds = append(conds, c)
+	}
+	return "(" + strings.Join(conds, " OR ") + ")", nil
+}
+
+func limitOrAll(limit int64) int64 {
+	if limit <= 0 {
+		return -1 // SQLite: no limit
+	}
+	return limit
+}
+
+// Count returns how many records of kind the tenant has (counted in the index).
+func (r *Records) Count(ctx context.Context, tenantID string, kind tenants.Kind) (int64, error) {
+	var n int64
+	err := r.s.r.QueryRowContext(ctx, `SELECT count(*) FROM records WHERE tenant_id = ? AND kind = ?`, tenantID, kind).Scan(&n)
+	return n, translate("count records", err)
+}
+
+// ConsentStats counts the tenant's records of kind per consent and status at now, deadlines
+// applied: one pass over the status columns, grouped.
+func (r *Records) ConsentStats(ctx context.Context, tenantID string, kind tenants.Kind, now time.Time) (map[string]map[tenants.ConsentStatus]int64, error) {
+	out := map[string]map[tenants.ConsentStatus]int64{}
+	var sel []string
+	for _, name := range tenants.ConsentNames {
+		out[name] = map[tenants.ConsentStatus]int64{}
+		cols := statusColumns[name]
+		sel = append(sel, fmt.Sprintf(`CASE WHEN %[1]s = 'granted' AND %[2]s <= :now THEN 'expired'
+			WHEN %[1]s IN ('granted', 'expired', 'revoked') THEN %[1]s ELSE 'not_granted' END`, cols[0], cols[1]))
+	}
+	rows, err := r.s.r.QueryContext(ctx, `SELECT `+strings.Join(sel, ", ")+`, count(*) FROM records
+		WHERE tenant_id = :tenant AND kind = :kind GROUP BY 1, 2, 3`,
+		sql.Named("tenant", tenantID), sql.Named("kind", string(kind)), sql.Named("now", ms(now)))
+	if err != nil {
+		return nil, translate("consent stats", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var pp, ge, gp tenants.ConsentStatus
+		var n int64
+		if err := rows.Scan(&pp, &ge, &gp, &n); err != nil {
+			return nil, translate("consent stats", err)
+		}
+		out[tenants.ConsentPrimaryPurpose][pp] += n
+		out[tenants.ConsentGeneralContactEmail][ge] += n
+		out[tenants.ConsentGeneralContactPhone][gp] += n
+	}
+	return out, translate("consent stats", rows.Err())
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}
+
+// prefixed qualifies every column of a column list.
+func prefixed(p, cols string) string {
+	parts := strings.Split(cols, ", ")
+	for i := range parts {
+		parts[i] = p + parts[i]
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,62 @@
+package sqlite
+
+import (
+	"context"
+	"strings"
+
+	"github.com/consentforms/consentforms/tenants"
+)
+
+// Staff is the staff users table.
+type Staff struct{ s *Store }
+
+var _ tenants.StaffRepo = (*Staff)(nil)
+
+const staffCols = `id, email, password_hash, role, tenant_id, created_at`
+
+// Insert stores a new user; ErrConflict when the e-mail is taken.
+func (r *Staff) Insert(ctx context.Context, st tenants.Staff) error {
+	_, err := r.s.w.ExecContext(ctx, `INSERT INTO staff (`+staffCols+`) VALUES (?, ?, ?, ?, ?, ?)`,
+		st.ID, normEmail(st.Email), st.PasswordHash, st.Role, st.TenantID, ms(st.CreatedAt))
+	return translate("insert staff", err)
+}
+
+// ByEmail returns the user signing in with email, of any tenant.
+func (r *Staff) ByEmail(ctx context.Context, email string) (tenants.Staff, error) {
+	st, err := scanStaff(r.s.r.QueryRowContext(ctx, `SELECT `+staffCols+` FROM staff WHERE email = ?`, normEmail(email)))
+	return st, translate("staff by email", err)
+}
+
+// Lookup returns the user with id (session restore; the session carries no tenant to check).
+func (r *Staff) Lookup(ctx context.Context, id string) (tenants.Staff, error) {
+	st, err := scanStaff(r.s.r.QueryRowContext(ctx, `SELECT `+staffCols+` FROM staff WHERE id = ?`, id))
+	return st, translate("get staff", err)
+}
+
+// List returns the tenant's users, newest first.
+func (r *Staff) List(ctx context.Context, tenantID string) ([]tenants.Staff, error) {
+	return queryAll(ctx, r.s.r, "list staff", scanStaff,
+		`SELECT `+staffCols+` FROM staff WHERE tenant_id = ? ORDER BY created_at DESC, id`, tenantID)
+}
+
+// ListAll returns every user, newest first (platform admin).
+func (r *Staff) ListAll(ctx context.Context) ([]tenants.Staff, error) {
+	return queryAll(ctx, r.s.r, "list staff", scanStaff, `SELECT `+staffCols+` FROM staff ORDER BY created_at DESC, id`)
+}
+
+// Count returns how many staff users exist (first start creates the platform admin).
+func (r *Staff) Count(ctx context.Context) (int64, error) {
+	var n int64
+	err := r.s.r.QueryRowContext(ctx, `SELECT count(*) FROM staff`).Scan(&n)
+	return n, translate("count staff", err)
+}
+
+func normEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
+
+func scanStaff(row scanner) (tenants.Staff, error) {
+	var st tenants.Staff
+	var created int64
+	err := row.Scan(&st.ID, &st.Email, &st.PasswordHash, &st.Role, &st.TenantID, &created)
+	st.CreatedAt = fromMS(created)
+	return st, err
+}

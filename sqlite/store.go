@@ -1,0 +1,206 @@
+// Package sqlite is the embedded store: one SQLite database file in the data dir, used
+// directly (modernc.org/sqlite, pure Go), with real indexes and transactions. One connection
+// writes, in WAL mode with synchronous=FULL, so a commit is durable at one fsync that a whole
+// batch of requests shares; a pool of read-only connections reads without waiting for it.
+// Driver errors stop here: they leave as the errors of package tenants.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
+)
+
+// FileName is the database file in the data dir; SQLite keeps FileName-wal and -shm beside it.
+const FileName = "consentforms.db"
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Config locates the database.
+type Config struct {
+	Dir string
+}
+
+// Store is an open database with its repositories.
+type Store struct {
+	path string
+	w    *sql.DB // the one writing connection
+	r    *sql.DB // read-only connections
+
+	Tenants  *Tenants
+	APIKeys  *APIKeys
+	Forms    *Forms
+	Staff    *Staff
+	Tokens   *WebhookTokens
+	Audit    *Audit
+	Records  *Records
+	Writer   *Writer
+	Transfer *Transfer
+}
+
+// pragmas apply to every connection. busy_timeout lets a second process (the CLI) wait for
+// the lock instead of failing; secure_delete zeroes deleted content, so that erased data
+// leaves no bytes in the file.
+const pragmas = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(on)&_pragma=secure_delete(on)&_pragma=synchronous(full)"
+
+// Open opens (creating if needed) the database in cfg.Dir, applies the schema migrations and
+// starts the writer. The dir is made 0700 and the files 0600 at every start.
+func Open(ctx context.Context, cfg Config) (*Store, error) {
+	dir, err := filepath.Abs(cfg.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("data dir: %w", err)
+	}
+	if err := prepareDir(dir); err != nil {
+		return nil, err
+	}
+	s := &Store{path: filepath.Join(dir, FileName)}
+	// The write pool: one connection; transactions take the write lock at BEGIN, so that two
+	// processes never both hold a read lock while waiting to write.
+	s.w, err = sql.Open("sqlite", "file:"+s.path+"?"+pragmas+"&_pragma=journal_mode(wal)&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", s.path, err)
+	}
+	s.w.SetMaxOpenConns(1)
+	s.w.SetMaxIdleConns(1)
+	s.w.SetConnMaxLifetime(0)
+	if err := s.w.PingContext(ctx); err != nil {
+		_ = s.w.Close()
+		return nil, fmt.Errorf("open %s: %w", s.path, err)
+	}
+	if err := migrate(ctx, s.w); err != nil {
+		_ = s.w.Close()
+		return nil, err
+	}
+	if err := restrictFiles(dir); err != nil {
+		_ = s.w.Close()
+		return nil, err
+	}
+	s.r, err = sql.Open("sqlite", "file:"+s.path+"?"+pragmas+"&_pragma=query_only(1)")
+	if err != nil {
+		_ = s.w.Close()
+		return nil, fmt.Errorf("open %s: %w", s.path, err)
+	}
+	n := max(4, 2*runtime.NumCPU())
+	s.r.SetMaxOpenConns(n)
+	s.r.SetMaxIdleConns(n)
+	s.Tenants = &Tenants{s: s}
+	s.APIKeys = &APIKeys{s: s}
+	s.Forms = &Forms{s: s}
+	s.Staff = &Staff{s: s}
+	s.Tokens = &WebhookTokens{s: s}
+	s.Audit = &Audit{s: s}
+	s.Records = &Records{s: s}
+	s.Transfer = &Transfer{s: s}
+	s.Writer = newWriter(s)
+	// A crash between an erasure's commit and its checkpoint is made good here.
+	if err := s.Writer.checkpoint(ctx); err != nil {
+		_ = s.Close(ctx)
+		return nil, err
+	}
+	return s, nil
+}
+
+// Stores returns the store as the domain's set of repositories.
+func (s *Store) Stores() tenants.Stores {
+	return tenants.Stores{Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
+		Audit: s.Audit, Records: s.Records, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
+}
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	var one int
+	return translate("ping", s.r.QueryRowContext(ctx, "SELECT 1").Scan(&one))
+}
+
+// Close finishes queued writes and closes the database.
+func (s *Store) Close(ctx context.Context) error {
+	if s.Writer != nil {
+		s.Writer.close()
+	}
+	var errs []error
+	if s.r != nil {
+		errs = append(errs, s.r.Close())
+	}
+	errs = append(errs, s.w.Close())
+	return errors.Join(errs...)
+}
+
+// prepareDir creates the data dir 0700 (tightening an existing one) and refuses a dir that
+// holds the earlier embedded store's files, which this version cannot read.
+func prepareDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create data dir: %w", err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return fmt.Errorf("data dir mode: %w", err)
+	}
+	if old := legacyFiles(dir); len(old) > 0 {
+		return fmt.Errorf("the data dir %s holds data of an earlier consentforms version (FerretDB files %s), "+
+			"which this version cannot read; move them away or use another CONSENTFORMS_DATA_DIR", dir, strings.Join(old, ", "))
+	}
+	// Create the file 0600 before SQLite does (it would use 0644); SQLite creates the WAL and
+	// shared-memory files with the database file's mode.
+	f, err := os.OpenFile(filepath.Join(dir, FileName), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("create database file: %w", err)
+	}
+	return f.Close()
+}
+
+// legacyFiles lists the FerretDB database files of the earlier embedded store in dir.
+func legacyFiles(dir string) []string {
+	matches, _ := filepath.Glob(filepath.Join(dir, "*.sqlite"))
+	var out []string
+	for _, m := range matches {
+		db, err := sql.Open("sqlite", "file:"+m+"?mode=ro")
+		if err != nil {
+			continue
+		}
+		var n int
+		err = db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE name LIKE '\_ferretdb\_%' ESCAPE '\'`).Scan(&n)
+		_ = db.Close()
+		if err == nil && n > 0 {
+			out = append(out, filepath.Base(m))
+		}
+	}
+	return out
+}
+
+// restrictFiles makes every file of the database 0600, also when they existed before.
+func restrictFiles(dir string) error {
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		err := os.Chmod(filepath.Join(dir, FileName+suffix), 0o600)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("database file mode: %w", err)
+		}
+	}
+	return nil
+}
+
+// migrate applies the embedded schema migrations that are not applied yet.
+func migrate(ctx context.Context, db *sql.DB) error {
+	fsys, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	p, err := goose.NewProvider(goose.DialectSQLite3, db, fsys)
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("apply migrations: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,93 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/consentforms/consentforms/tenants"
+)
+
+// Tenants is the tenants table.
+type Tenants struct{ s *Store }
+
+var _ tenants.TenantRepo = (*Tenants)(nil)
+
+const tenantCols = `id, name, status, rate_limit, created_at, sendgrid_public_key`
+
+// Insert stores a new tenant.
+func (r *Tenants) Insert(ctx context.Context, t tenants.Tenant) error {
+	_, err := r.s.w.ExecContext(ctx, `INSERT INTO tenants (`+tenantCols+`) VALUES (?, ?, ?, ?, ?, ?)`,
+		t.ID, t.Name, t.Status, t.RateLimit, ms(t.CreatedAt), t.SendGridPublicKey)
+	return translate("insert tenant", err)
+}
+
+// Get returns the tenant with id.
+func (r *Tenants) Get(ctx context.Context, id string) (tenants.Tenant, error) {
+	t, err := scanTenant(r.s.r.QueryRowContext(ctx, `SELECT `+tenantCols+` FROM tenants WHERE id = ?`, id))
+	return t, translate("get tenant", err)
+}
+
+// List returns every tenant, newest first (platform admin only; tenants are few).
+func (r *Tenants) List(ctx context.Context) ([]tenants.Tenant, error) {
+	return queryAll(ctx, r.s.r, "list tenants", scanTenant, `SELECT `+tenantCols+` FROM tenants ORDER BY created_at DESC, id`)
+}
+
+// SetRateLimit changes the tenant's per-key rate limit.
+func (r *Tenants) SetRateLimit(ctx context.Context, tenantID string, perSecond int) error {
+	return r.update(ctx, `UPDATE tenants SET rate_limit = ? WHERE id = ?`, perSecond, tenantID)
+}
+
+// SetStatus suspends or reactivates the tenant.
+func (r *Tenants) SetStatus(ctx context.Context, tenantID, status string) error {
+	return r.update(ctx, `UPDATE tenants SET status = ? WHERE id = ?`, status, tenantID)
+}
+
+// SetSendGridKey stores (or clears, with "") the tenant's SendGrid verification key.
+func (r *Tenants) SetSendGridKey(ctx context.Context, tenantID, key string) error {
+	return r.update(ctx, `UPDATE tenants SET sendgrid_public_key = ? WHERE id = ?`, key, tenantID)
+}
+
+func (r *Tenants) update(ctx context.Context, q string, args ...any) error {
+	return execOne(ctx, r.s.w, "update tenant", q, args...)
+}
+
+func scanTenant(row scanner) (tenants.Tenant, error) {
+	var t tenants.Tenant
+	var created int64
+	err := row.Scan(&t.ID, &t.Name, &t.Status, &t.RateLimit, &created, &t.SendGridPublicKey)
+	t.CreatedAt = fromMS(created)
+	return t, err
+}
+
+// scanner is a row or rows.
+type scanner interface{ Scan(dest ...any) error }
+
+// queryAll runs q and scans every row.
+func queryAll[T any](ctx context.Context, db *sql.DB, op string, scan func(scanner) (T, error), q string, args ...any) ([]T, error) {
+	rows, err := db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, translate(op, err)
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, translate(op, err)
+		}
+		out = append(out, v)
+	}
+	return out, translate(op, rows.Err())
+}
+
+// execOne runs a statement that must change one row: ErrNotFound when it changed none.
+func execOne(ctx context.Context, db *sql.DB, op, q string, args ...any) error {
+	res, err := db.ExecContext(ctx, q, args...)
+	if err != nil {
+		return translate(op, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return tenants.ErrNotFound
+	}
+	return nil
+}

@@ -1,0 +1,155 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+
+	"github.com/consentforms/consentforms/tenants"
+)
+
+// Transfer exports and imports the whole database.
+type Transfer struct{ s *Store }
+
+var _ tenants.Transfer = (*Transfer)(nil)
+
+// Export calls fn with every row: tenants, staff, keys, forms, tokens, records, audit.
+func (t *Transfer) Export(ctx context.Context, fn func(tenants.Item) error) error {
+	steps := []func() error{
+		func() error {
+			return each(ctx, t.s.r, scanTenant, `SELECT `+tenantCols+` FROM tenants ORDER BY created_at, id`,
+				func(v tenants.Tenant) error { return fn(tenants.Item{Tenant: &v}) })
+		},
+		func() error {
+			return each(ctx, t.s.r, scanStaff, `SELECT `+staffCols+` FROM staff ORDER BY created_at, id`,
+				func(v tenants.Staff) error { return fn(tenants.Item{Staff: &v}) })
+		},
+		func() error {
+			return each(ctx, t.s.r, scanKey, `SELECT `+keyCols+` FROM api_keys ORDER BY created_at, id`,
+				func(v tenants.APIKey) error { return fn(tenants.Item{APIKey: &v}) })
+		},
+		func() error {
+			return each(ctx, t.s.r, scanForm, `SELECT `+formCols+` FROM forms ORDER BY tenant_id, form_id`,
+				func(v tenants.Form) error { return fn(tenants.Item{Form: &v}) })
+		},
+		func() error {
+			return each(ctx, t.s.r, scanToken, `SELECT `+tokenCols+` FROM webhook_tokens ORDER BY created_at, id`,
+				func(v tenants.WebhookToken) error { return fn(tenants.Item{Token: &v}) })
+		},
+		func() error {
+			return each(ctx, t.s.r, scanRecord, `SELECT `+recordCols+` FROM records ORDER BY rid`,
+				func(v recordRow) error { return fn(tenants.Item{Record: &v.rec}) })
+		},
+		func() error {
+			return each(ctx, t.s.r, scanAudit, `SELECT `+auditCols+` FROM audit ORDER BY seq`,
+				func(v tenants.AuditEntry) error { return fn(tenants.Item{Audit: &v}) })
+		},
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// each streams the rows of q to fn.
+func each[T any](ctx context.Context, db *sql.DB, scan func(scanner) (T, error), q string, fn func(T) error) error {
+	rows, err := db.QueryContext(ctx, q)
+	if err != nil {
+		return translate("export", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return translate("export", err)
+		}
+		if err := fn(v); err != nil {
+			return err
+		}
+	}
+	return translate("export", rows.Err())
+}
+
+// Import stores items in one transaction, skipping those whose id exists.
+func (t *Transfer) Import(ctx context.Context, items []tenants.Item) (int, error) {
+	added := 0
+	err := t.s.Writer.inTx(ctx, func(tx *sql.Tx) error {
+		for _, it := range items {
+			n, err := importItem(ctx, tx, it)
+			if err != nil {
+				return err
+			}
+			added += n
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return added, nil
+}
+
+func importItem(ctx context.Context, tx *sql.Tx, it tenants.Item) (int, error) {
+	var res sql.Result
+	var err error
+	switch {
+	case it.Tenant != nil:
+		v := it.Tenant
+		res, err = tx.ExecContext(ctx, `INSERT INTO tenants (`+tenantCols+`) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+			v.ID, v.Name, v.Status, v.RateLimit, ms(v.CreatedAt), v.SendGridPublicKey)
+	case it.Staff != nil:
+		v := it.Staff
+		res, err = tx.ExecContext(ctx, `INSERT INTO staff (`+staffCols+`) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+			v.ID, normEmail(v.Email), v.PasswordHash, v.Role, v.TenantID, ms(v.CreatedAt))
+	case it.APIKey != nil:
+		v := it.APIKey
+		scopes, _ := json.Marshal(v.Scopes)
+		res, err = tx.ExecContext(ctx, `INSERT INTO api_keys (`+keyCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+			v.ID, v.TenantID, v.Name, v.Hash, string(scopes), ms(v.CreatedAt), msPtr(v.ExpiresAt), msPtr(v.RevokedAt), msPtr(v.LastUsedAt))
+	case it.Form != nil:
+		v := it.Form
+		fields, _ := json.Marshal(v.Fields)
+		res, err = tx.ExecContext(ctx, `INSERT INTO forms (`+formCols+`) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+			v.TenantID, v.FormID, v.Name, v.Open, string(fields), ms(v.CreatedAt), ms(v.UpdatedAt))
+	case it.Token != nil:
+		v := it.Token
+		res, err = tx.ExecContext(ctx, `INSERT INTO webhook_tokens (`+tokenCols+`) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+			v.ID, v.TenantID, v.Provider, v.Hash, ms(v.CreatedAt), msPtr(v.RevokedAt))
+	case it.Record != nil:
+		d, err := derive(*it.Record)
+		if err != nil {
+			return 0, err
+		}
+		stored, err := insertIngestion(ctx, tx, &ingestJob{in: tenants.Ingestion{Record: *it.Record}, d: d})
+		if stored {
+			return 1, err
+		}
+		return 0, err
+	case it.Audit != nil:
+		args, err := auditArgs(*it.Audit)
+		if err != nil {
+			return 0, err
+		}
+		res, err = tx.ExecContext(ctx, insertAudit, args...)
+		if err != nil {
+			return 0, translate("import", err)
+		}
+	default:
+		return 0, nil
+	}
+	if err != nil {
+		return 0, translate("import", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
+}
+
+// Empty reports whether the store holds no tenant, staff user or record.
+func (t *Transfer) Empty(ctx context.Context) (bool, error) {
+	var n int
+	err := t.s.r.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM (SELECT 1 FROM tenants LIMIT 1))
+		+ (SELECT count(*) FROM (SELECT 1 FROM staff LIMIT 1)) + (SELECT count(*) FROM (SELECT 1 FROM records LIMIT 1))`).Scan(&n)
+	return n == 0, translate("empty", err)
+}
