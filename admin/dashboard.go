@@ -24,16 +24,16 @@ func (h *handler) dashboard(c *fiber.Ctx, s *session) error {
 		return err
 	}
 	for name, dst := range map[string]*web.StatusCounts{
-		"primaryPurpose":      &p.Consents.PrimaryPurpose,
-		"generalContactEmail": &p.Consents.GeneralContactEmail,
-		"generalContactPhone": &p.Consents.GeneralContactPhone,
+		tenants.ConsentPrimaryPurpose:      &p.Consents.PrimaryPurpose,
+		tenants.ConsentGeneralContactEmail: &p.Consents.GeneralContactEmail,
+		tenants.ConsentGeneralContactPhone: &p.Consents.GeneralContactPhone,
 	} {
 		m := stats[name]
 		*dst = web.StatusCounts{Granted: int(m[tenants.StatusGranted]), Expired: int(m[tenants.StatusExpired]),
 			Revoked: int(m[tenants.StatusRevoked]), NotGranted: int(m[tenants.StatusNotGranted])}
 	}
 	if h.Enforcer.RoleAllows(s.Staff.Role, "admin:audit", "read") {
-		entries, err := h.Store.Audit.List(ctx, s.TenantID, tenants.AuditFilter{Limit: recentActivity})
+		entries, err := h.listAudit(ctx, s, tenants.AuditFilter{Limit: recentActivity})
 		if err != nil {
 			return err
 		}

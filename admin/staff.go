@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strconv"
@@ -26,7 +27,7 @@ func (h *handler) staff(c *fiber.Ctx, s *session) error {
 
 func (h *handler) renderStaff(c *fiber.Ctx, s *session, status int, in web.StaffInput, errs web.FieldErrors) error {
 	ctx := c.UserContext()
-	list, err := h.Store.Staff.List(ctx, s.TenantID)
+	list, err := h.listStaff(ctx, s)
 	if err != nil {
 		return err
 	}
@@ -122,3 +123,12 @@ func assignableRoles(role string) []string {
 }
 
 func isPlatformAdmin(s *session) bool { return s.Staff.Role == tenants.RolePlatformAdmin }
+
+// listStaff lists the users of the user's tenant; a platform admin without a chosen tenant
+// sees every user.
+func (h *handler) listStaff(ctx context.Context, s *session) ([]tenants.Staff, error) {
+	if isPlatformAdmin(s) && s.TenantID == "" {
+		return h.Store.Staff.ListAll(ctx)
+	}
+	return h.Store.Staff.List(ctx, s.TenantID)
+}

@@ -7,8 +7,8 @@ import (
 	"github.com/consentforms/consentforms/tenants"
 )
 
-// Store is the storage the admin UI reads and changes; package cmd fills it with package
-// mongo's repositories.
+// Store is the storage the admin UI reads and changes; package cmd fills it with the
+// repositories of the configured store.
 type Store struct {
 	Tenants TenantRepo
 	APIKeys KeyRepo
@@ -50,15 +50,19 @@ type StaffRepo interface {
 	ByEmail(ctx context.Context, email string) (tenants.Staff, error)
 	Lookup(ctx context.Context, id string) (tenants.Staff, error)
 	List(ctx context.Context, tenantID string) ([]tenants.Staff, error)
+	ListAll(ctx context.Context) ([]tenants.Staff, error)
 }
 
-// AuditRepo reads and appends the audit log.
+// AuditRepo reads and appends the audit log; the All methods span tenants.
 type AuditRepo interface {
 	Append(ctx context.Context, entries ...tenants.AuditEntry) error
 	List(ctx context.Context, tenantID string, f tenants.AuditFilter) ([]tenants.AuditEntry, error)
+	ListAll(ctx context.Context, f tenants.AuditFilter) ([]tenants.AuditEntry, error)
+	Each(ctx context.Context, tenantID string, f tenants.AuditFilter, fn func(tenants.AuditEntry) error) error
+	EachAll(ctx context.Context, f tenants.AuditFilter, fn func(tenants.AuditEntry) error) error
 }
 
-// RecordRepo lists and reads records.
+// RecordRepo lists and reads records; List filters in the store (form, consent status).
 type RecordRepo interface {
 	Get(ctx context.Context, tenantID string, kind tenants.Kind, publicID string) (tenants.Record, error)
 	List(ctx context.Context, tenantID string, kind tenants.Kind, p tenants.Page) ([]tenants.Record, error)

@@ -53,13 +53,17 @@ func (s *server) postCanvassing(c *fiber.Ctx) error {
 			codes = append(codes, "form_id_unknown")
 		}
 	}
+	rec := newRecord(a.tenant.ID, tenants.KindCanvassing, sub, now)
+	if ops.TooManyIdentifiers(rec) {
+		codes = append(codes, ops.CodeTooManyIdentifiers)
+	}
 	if len(codes) > 0 {
 		return codesToSingle(codes)
 	}
 	if err := ops.CheckCanvassing(sub.Extra); err != nil {
 		return recordError(err)
 	}
-	return s.storeRecord(c, newRecord(a.tenant.ID, tenants.KindCanvassing, sub, now))
+	return s.storeRecord(c, rec)
 }
 
 // postPhoneCallTask stores a phone-bank call; phone_number is required.
@@ -80,10 +84,10 @@ func (s *server) postPhoneCallTask(c *fiber.Ctx) error {
 	return s.storeRecord(c, rec)
 }
 
+// storeRecord stores a record of the other kinds: 201 with its id, also for a repeat.
 func (s *server) storeRecord(c *fiber.Ctx, rec tenants.Record) error {
-	err := s.Ops.Ingest(c.Context(), rec, authOf(c).actor, requestID(c))
-	if err != nil && !errors.Is(err, tenants.ErrConflict) {
-		return err
+	if _, err := s.Ops.Ingest(c.Context(), rec, authOf(c).actor, requestID(c)); err != nil {
+		return recordError(err)
 	}
 	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"id": rec.PublicID})
 }
@@ -96,8 +100,14 @@ func codesToSingle(codes []string) error {
 	for _, suffix := range []string{"_missing", "_invalid", "_declined", "_unknown"} {
 		field = strings.TrimSuffix(field, suffix)
 	}
+	if codes[0] == ops.CodeTooManyIdentifiers {
+		field = "" // the whole record, no one field
+	}
 	e := validation("The record failed validation: "+strings.Join(codes, ", ")+".", field)
 	e.Code = codes[0]
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
 	e.Details["errors"] = codes
 	return e
 }

@@ -27,7 +27,7 @@ func (s *server) acceptSubmission(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := s.Ops.Ingest(c.Context(), rec, authOf(c).actor, requestID(c)); err != nil && !errors.Is(err, tenants.ErrConflict) {
+	if _, err := s.Ops.Ingest(c.Context(), rec, authOf(c).actor, requestID(c)); err != nil {
 		return err
 	}
 	c.Set("X-Submission-Id", rec.PublicID)
@@ -57,18 +57,22 @@ func (s *server) parseFormRecord(c *fiber.Ctx, kind tenants.Kind, extra []string
 			codes = append(codes, "form_id_unknown")
 		}
 	}
+	rec := newRecord(a.tenant.ID, kind, sub, now)
+	if ops.TooManyIdentifiers(rec) {
+		codes = append(codes, ops.CodeTooManyIdentifiers)
+	}
 	if len(codes) > 0 {
 		// A retry of a stored submission answers as the first try did, even if the form has
 		// closed or a deadline passed since (CONTRACT.md §3: a repeated id answers 200).
 		if sub.SubmissionID != "" && !slices.Contains(codes, "submission_id_invalid") {
 			if _, err := s.Records.Get(c.Context(), a.tenant.ID, kind, sub.SubmissionID); err == nil {
-				return newRecord(a.tenant.ID, kind, sub, now), errRepeat
+				return rec, errRepeat
 			}
 		}
 		consent.SortCodes(codes)
 		return tenants.Record{}, &CodesError{Codes: codes}
 	}
-	return newRecord(a.tenant.ID, kind, sub, now), nil
+	return rec, nil
 }
 
 // formOpen reports whether the tenant has formID open for submissions.

@@ -38,7 +38,8 @@ func run(ctx context.Context, args []string) error {
 	case "http":
 		return benchHTTP(ctx, *bin, *dur, *conns)
 	case "store":
-		return benchStore(ctx, *bin, *people, *samples)
+		_, _ = people, samples
+		return fmt.Errorf("store benchmark: being rebuilt")
 	default:
 		return fmt.Errorf("unknown benchmark %q", args[0])
 	}

@@ -11,35 +11,34 @@ import (
 	"strings"
 	"time"
 
-	"github.com/consentforms/consentforms/mongo"
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/unsubscribe"
 )
 
 // cli runs a provisioning command: one JSON object on stdout, or an error (exit non-zero).
-// It uses a running server's embedded store through its socket, or opens the store itself.
+// It opens the store itself: SQLite lets a running server and the CLI share the files.
 func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error {
 	cmd := args[0] + " " + args[1]
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var run func(context.Context, *mongo.Store) (any, error)
+	var run func(context.Context, tenants.Stores) (any, error)
 	switch cmd {
 	case "tenant create":
 		name := fs.String("name", "", "tenant name")
 		rate := fs.Int("rate-limit", tenants.DefaultRateLimit, "requests per second per API key")
-		run = func(ctx context.Context, s *mongo.Store) (any, error) { return createTenant(ctx, s, *name, *rate) }
+		run = func(ctx context.Context, s tenants.Stores) (any, error) { return createTenant(ctx, s, *name, *rate) }
 	case "key create":
 		tenant := fs.String("tenant", "", "tenant id")
 		scopes := fs.String("scopes", "", "comma-separated scopes, or all")
 		name := fs.String("name", "", "key name")
 		expires := fs.String("expires", "", "expiry, RFC 3339 (optional)")
-		run = func(ctx context.Context, s *mongo.Store) (any, error) {
+		run = func(ctx context.Context, s tenants.Stores) (any, error) {
 			return createKey(ctx, s, *tenant, *scopes, *name, *expires)
 		}
 	case "key revoke":
 		tenant := fs.String("tenant", "", "tenant id")
 		id := fs.String("id", "", "key id")
-		run = func(ctx context.Context, s *mongo.Store) (any, error) {
+		run = func(ctx context.Context, s tenants.Stores) (any, error) {
 			if err := s.APIKeys.Revoke(ctx, *tenant, *id, time.Now().UTC()); err != nil {
 				return nil, err
 			}
@@ -50,7 +49,7 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 		formID := fs.String("form-id", "", "form id")
 		name := fs.String("name", "", "form name")
 		closed := fs.Bool("closed", false, "create the form closed for submissions")
-		run = func(ctx context.Context, s *mongo.Store) (any, error) {
+		run = func(ctx context.Context, s tenants.Stores) (any, error) {
 			return createForm(ctx, s, *tenant, *formID, *name, !*closed)
 		}
 	case "staff create":
@@ -58,19 +57,19 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 		password := fs.String("password", "", "password")
 		role := fs.String("role", "", strings.Join(tenants.Roles, "|"))
 		tenant := fs.String("tenant", "", "tenant id (not for platform_admin)")
-		run = func(ctx context.Context, s *mongo.Store) (any, error) {
+		run = func(ctx context.Context, s tenants.Stores) (any, error) {
 			return createStaff(ctx, s, *email, *password, *role, *tenant)
 		}
 	case "tenant set-sendgrid-key":
 		tenant := fs.String("tenant", "", "tenant id")
 		publicKey := fs.String("public-key", "", "SendGrid's verification key: base64 DER or PEM, ECDSA P-256")
-		run = func(ctx context.Context, s *mongo.Store) (any, error) {
+		run = func(ctx context.Context, s tenants.Stores) (any, error) {
 			return setSendGridKey(ctx, s, *tenant, *publicKey)
 		}
 	case "tenant suspend", "tenant activate":
 		tenant := fs.String("tenant", "", "tenant id")
 		status := map[string]string{"tenant suspend": tenants.TenantSuspended, "tenant activate": tenants.TenantActive}[cmd]
-		run = func(ctx context.Context, s *mongo.Store) (any, error) {
+		run = func(ctx context.Context, s tenants.Stores) (any, error) {
 			if err := requireTenant(ctx, s, *tenant); err != nil {
 				return nil, err
 			}
@@ -82,13 +81,13 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 	case "token create":
 		tenant := fs.String("tenant", "", "tenant id")
 		provider := fs.String("provider", "", "provider whose webhook presents the token: mailchimp")
-		run = func(ctx context.Context, s *mongo.Store) (any, error) {
+		run = func(ctx context.Context, s tenants.Stores) (any, error) {
 			return createToken(ctx, s, *tenant, *provider)
 		}
 	case "token revoke":
 		tenant := fs.String("tenant", "", "tenant id")
 		id := fs.String("id", "", "token id")
-		run = func(ctx context.Context, s *mongo.Store) (any, error) {
+		run = func(ctx context.Context, s tenants.Stores) (any, error) {
 			if err := s.Tokens.Revoke(ctx, *tenant, *id, time.Now().UTC()); err != nil {
 				return nil, err
 			}
@@ -103,7 +102,7 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%s: unexpected argument %q", cmd, fs.Arg(0))
 	}
-	store, err := openStore(ctx, cfg, true)
+	store, err := openStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -126,11 +125,11 @@ func randomID(prefix string) string {
 	return string(out)
 }
 
-func audit(ctx context.Context, s *mongo.Store, tenantID, action, id string) error {
+func audit(ctx context.Context, s tenants.Stores, tenantID, action, id string) error {
 	return s.Audit.Append(ctx, tenants.AuditEntry{Time: time.Now().UTC(), TenantID: tenantID, Actor: "cli", Action: action, RecordIDs: []string{id}})
 }
 
-func createTenant(ctx context.Context, s *mongo.Store, name string, rate int) (any, error) {
+func createTenant(ctx context.Context, s tenants.Stores, name string, rate int) (any, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || len(name) > 200 {
 		return nil, errors.New("--name is required (at most 200 characters)")
@@ -145,7 +144,7 @@ func createTenant(ctx context.Context, s *mongo.Store, name string, rate int) (a
 	return map[string]any{"id": t.ID, "name": t.Name, "rateLimit": t.RateLimit}, audit(ctx, s, t.ID, tenants.ActionTenantCreated, t.ID)
 }
 
-func requireTenant(ctx context.Context, s *mongo.Store, id string) error {
+func requireTenant(ctx context.Context, s tenants.Stores, id string) error {
 	if id == "" {
 		return errors.New("--tenant is required")
 	}
@@ -158,7 +157,7 @@ func requireTenant(ctx context.Context, s *mongo.Store, id string) error {
 	return nil
 }
 
-func createKey(ctx context.Context, s *mongo.Store, tenantID, scopes, name, expires string) (any, error) {
+func createKey(ctx context.Context, s tenants.Stores, tenantID, scopes, name, expires string) (any, error) {
 	if err := requireTenant(ctx, s, tenantID); err != nil {
 		return nil, err
 	}
@@ -186,7 +185,7 @@ func createKey(ctx context.Context, s *mongo.Store, tenantID, scopes, name, expi
 	return map[string]any{"id": k.ID, "key": plain, "scopes": k.Scopes}, audit(ctx, s, tenantID, tenants.ActionAPIKeyIssued, k.ID)
 }
 
-func createForm(ctx context.Context, s *mongo.Store, tenantID, formID, name string, open bool) (any, error) {
+func createForm(ctx context.Context, s tenants.Stores, tenantID, formID, name string, open bool) (any, error) {
 	if err := requireTenant(ctx, s, tenantID); err != nil {
 		return nil, err
 	}
@@ -204,7 +203,7 @@ func createForm(ctx context.Context, s *mongo.Store, tenantID, formID, name stri
 	return map[string]any{"formId": formID}, audit(ctx, s, tenantID, tenants.ActionFormChanged, formID)
 }
 
-func createStaff(ctx context.Context, s *mongo.Store, email, password, role, tenantID string) (any, error) {
+func createStaff(ctx context.Context, s tenants.Stores, email, password, role, tenantID string) (any, error) {
 	if tenantID != "" {
 		if err := requireTenant(ctx, s, tenantID); err != nil {
 			return nil, err
@@ -228,7 +227,7 @@ func createStaff(ctx context.Context, s *mongo.Store, email, password, role, ten
 
 // setSendGridKey stores the tenant's SendGrid signed-webhook verification key, normalised
 // to base64 DER.
-func setSendGridKey(ctx context.Context, s *mongo.Store, tenantID, publicKey string) (any, error) {
+func setSendGridKey(ctx context.Context, s tenants.Stores, tenantID, publicKey string) (any, error) {
 	if err := requireTenant(ctx, s, tenantID); err != nil {
 		return nil, err
 	}
@@ -244,7 +243,7 @@ func setSendGridKey(ctx context.Context, s *mongo.Store, tenantID, publicKey str
 
 // createToken issues a webhook token for a provider that can present no credentials but the
 // URL (Mailchimp); the plaintext is printed once, only its hash is stored.
-func createToken(ctx context.Context, s *mongo.Store, tenantID, provider string) (any, error) {
+func createToken(ctx context.Context, s tenants.Stores, tenantID, provider string) (any, error) {
 	if err := requireTenant(ctx, s, tenantID); err != nil {
 		return nil, err
 	}

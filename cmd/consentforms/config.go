@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 
-	"github.com/consentforms/consentforms/mongo"
+	"github.com/consentforms/consentforms/sqlite"
+	"github.com/consentforms/consentforms/tenants"
 )
 
 // Config is the process configuration, read from the environment (CONTRACT.md §10).
@@ -15,6 +17,9 @@ type Config struct {
 	MongoURI      string
 	Database      string
 	DataDir       string
+	SecretsFile   string
+	HMACKey       string // base64; with SessionKey, replaces the secrets file
+	SessionKey    string
 	AdminEmail    string
 	AdminPassword string
 }
@@ -26,20 +31,35 @@ func configFrom(getenv func(string) string) Config {
 		}
 		return def
 	}
+	dir := or("CONSENTFORMS_DATA_DIR", "./data")
 	return Config{
 		Addr:          or("CONSENTFORMS_ADDR", ":8080"),
 		MongoURI:      getenv("MONGODB_URI"),
 		Database:      or("MONGODB_DATABASE", "consentforms"),
-		DataDir:       or("CONSENTFORMS_DATA_DIR", "./data"),
+		DataDir:       dir,
+		SecretsFile:   or("CONSENTFORMS_SECRETS_FILE", filepath.Join(dir, "secrets.json")),
+		HMACKey:       getenv("CONSENTFORMS_HMAC_KEY"),
+		SessionKey:    getenv("CONSENTFORMS_SESSION_KEY"),
 		AdminEmail:    getenv("CONSENTFORMS_ADMIN_EMAIL"),
 		AdminPassword: getenv("CONSENTFORMS_ADMIN_PASSWORD"),
 	}
 }
 
-// openStore opens the configured database; shared lets the CLI use a running server's
-// embedded store through its socket.
-func openStore(ctx context.Context, cfg Config, shared bool) (*mongo.Store, error) {
-	return mongo.Open(ctx, mongo.Config{URI: cfg.MongoURI, Database: cfg.Database, DataDir: cfg.DataDir, Shared: shared})
+// openStore opens the configured database: MongoDB when MONGODB_URI is set, else the
+// embedded SQLite store in the data dir.
+func openStore(ctx context.Context, cfg Config) (tenants.Stores, error) {
+	if cfg.MongoURI != "" {
+		return openMongo(ctx, cfg)
+	}
+	s, err := sqlite.Open(ctx, sqlite.Config{Dir: cfg.DataDir})
+	if err != nil {
+		return tenants.Stores{}, err
+	}
+	return s.Stores(), nil
+}
+
+func openMongo(ctx context.Context, cfg Config) (tenants.Stores, error) {
+	return tenants.Stores{}, fmt.Errorf("MongoDB store: not available in this build")
 }
 
 func newLogger(w io.Writer) *slog.Logger {
@@ -52,8 +72,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(args) == 0 || args[0] == "serve" {
 		return serve(ctx, cfg, stdout, stderr)
 	}
+	switch args[0] {
+	case "export":
+		return export(ctx, cfg, args[1:], stdout, stderr)
+	case "import":
+		return importData(ctx, cfg, args[1:], stdout, stderr)
+	}
 	if len(args) < 2 {
-		return fmt.Errorf("usage: consentforms [serve] | tenant|key|form|staff|token create [flags] | key revoke | tenant set-sendgrid-key [flags]")
+		return fmt.Errorf("usage: consentforms [serve] | export [--out FILE] | import [--in FILE] [--merge] | tenant|key|form|staff|token create [flags] | key revoke | tenant set-sendgrid-key [flags]")
 	}
 	return cli(ctx, cfg, args, stdout)
 }

@@ -6,17 +6,32 @@ import (
 	"testing"
 )
 
+// TestShippedBinaryLinksNoTestStore: the MongoDB stand-in the tests run (FerretDB) is a test
+// dependency only; the binary a user runs does not contain it.
+func TestShippedBinaryLinksNoTestStore(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/consentforms/consentforms/cmd/consentforms").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.Contains(dep, "FerretDB") {
+			t.Errorf("the binary depends on %s", dep)
+		}
+	}
+}
+
 // TestDependenciesPointInward: the domain imports nothing internal but itself; api and admin
 // reach storage only through the domain's interfaces; only cmd sees everything (STYLE.md).
 func TestDependenciesPointInward(t *testing.T) {
 	const mod = "github.com/consentforms/consentforms/"
 	forbidden := map[string][]string{
-		"./tenants/...": {"api", "admin", "web", "mongo", "policies", "cmd"},
-		"./api":         {"admin", "web", "mongo", "cmd"},
-		"./admin":       {"api", "mongo", "cmd"},
-		"./web":         {"tenants", "api", "admin", "mongo", "policies", "cmd"},
-		"./mongo":       {"api", "admin", "web", "policies", "cmd"},
-		"./policies":    {"tenants", "api", "admin", "web", "mongo", "cmd"},
+		"./tenants/...": {"api", "admin", "web", "mongo", "sqlite", "policies", "cmd"},
+		"./api":         {"admin", "web", "mongo", "sqlite", "cmd"},
+		"./admin":       {"api", "mongo", "sqlite", "cmd"},
+		"./web":         {"tenants", "api", "admin", "mongo", "sqlite", "policies", "cmd"},
+		"./mongo":       {"api", "admin", "web", "sqlite", "policies", "cmd"},
+		"./sqlite":      {"api", "admin", "web", "mongo", "policies", "cmd"},
+		"./policies":    {"tenants", "api", "admin", "web", "mongo", "sqlite", "cmd"},
 	}
 	for pkg, bad := range forbidden {
 		out, err := exec.Command("go", "list", "-deps", mod+strings.TrimPrefix(pkg, "./")).Output()

@@ -13,7 +13,6 @@ import (
 
 	"github.com/consentforms/consentforms/admin"
 	"github.com/consentforms/consentforms/api"
-	"github.com/consentforms/consentforms/mongo"
 	"github.com/consentforms/consentforms/policies"
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/cache"
@@ -41,21 +40,25 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io.Writer) error {
 	defer ln.Close()
 	log := newLogger(stderr)
-	store, err := openStore(ctx, cfg, false)
+	keys, err := loadSecrets(cfg)
 	if err != nil {
 		return err
 	}
+	store, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	// Closing the store writes what its writer has queued.
 	defer store.Close(context.Background())
 	if err := firstAdmin(ctx, store, cfg, stdout); err != nil {
 		return err
 	}
-	app, writer, svc, err := build(ctx, store, log)
+	app, svc, err := build(store, keys, log)
 	if err != nil {
 		return err
 	}
-	defer writer.Close()
 
-	log.Info("listening", "addr", ln.Addr().String(), "embedded", store.Embedded())
+	log.Info("listening", "addr", ln.Addr().String(), "store", storeName(cfg))
 	served := make(chan error, 1)
 	go func() { served <- app.Listener(ln) }()
 	jobDone := make(chan struct{})
@@ -79,32 +82,29 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	return nil
 }
 
+// storeName names the configured store for the log.
+func storeName(cfg Config) string {
+	if cfg.MongoURI != "" {
+		return "mongodb"
+	}
+	return "sqlite"
+}
+
 // build wires the store, the domain operations, the API and the admin UI.
-func build(ctx context.Context, store *mongo.Store, log *slog.Logger) (*fiber.App, *mongo.BatchWriter, *ops.Service, error) {
-	secret, err := store.Settings.Secret(ctx, "hmac")
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	jwtSecret, err := store.Settings.Secret(ctx, "session")
-	if err != nil {
-		return nil, nil, nil, err
-	}
+func build(store tenants.Stores, keys secrets, log *slog.Logger) (*fiber.App, *ops.Service, error) {
 	enf, err := policies.New()
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	writer := mongo.NewBatchWriter(store)
-	svc := &ops.Service{Records: store.Records, People: store.People, Forms: store.Forms, Audit: store.Audit,
-		Marks: store.Erasures, Writer: writer, Expiry: store.Expiries,
-		Scrub:  func(ctx context.Context) error { return writer.Exclusive(ctx, store.Scrub) },
-		Hasher: tenants.NewHasher(secret), Now: time.Now}
-	keys, tens, forms := cache.NewKeys(store.APIKeys), cache.NewTenants(store.Tenants), cache.NewForms(store.Forms)
-	app := api.New(api.Deps{Keys: keys, Tenants: tens, Forms: forms, Records: store.Records, Tokens: store.Tokens,
+	svc := &ops.Service{Records: store.Records, Forms: store.Forms, Writer: store.Writer,
+		Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now}
+	apiKeys, tens, forms := cache.NewKeys(store.APIKeys), cache.NewTenants(store.Tenants), cache.NewForms(store.Forms)
+	app := api.New(api.Deps{Keys: apiKeys, Tenants: tens, Forms: forms, Records: store.Records, Tokens: store.Tokens,
 		Ops: svc, Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now})
 	admin.Mount(app, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
-		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens}, Ops: svc, Enforcer: enf, Logger: log, Secret: jwtSecret,
-		PurgeKey: keys.Purge, PurgeForm: forms.Purge, PurgeTenant: tens.Purge, Now: time.Now})
-	return app, writer, svc, nil
+		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens}, Ops: svc, Enforcer: enf,
+		Logger: log, Secret: keys.Session, PurgeKey: apiKeys.Purge, PurgeForm: forms.Purge, PurgeTenant: tens.Purge, Now: time.Now})
+	return app, svc, nil
 }
 
 func expiryLoop(ctx context.Context, svc *ops.Service, log *slog.Logger) {
@@ -128,7 +128,7 @@ func expiryLoop(ctx context.Context, svc *ops.Service, log *slog.Logger) {
 
 // firstAdmin creates the platform admin on first start with an empty staff collection and
 // prints its login once.
-func firstAdmin(ctx context.Context, store *mongo.Store, cfg Config, stdout io.Writer) error {
+func firstAdmin(ctx context.Context, store tenants.Stores, cfg Config, stdout io.Writer) error {
 	n, err := store.Staff.Count(ctx)
 	if err != nil || n > 0 {
 		return err
