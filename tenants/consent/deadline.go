@@ -157,12 +157,12 @@ func Deadline(date, interval any, now time.Time) (deadline *time.Time, present b
 		if !isString {
 			return nil, true, false
 		}
-		d, err := ParseInterval(s)
+		iv, err := ParseInterval(s)
 		if err != nil {
 			return nil, true, false
 		}
-		t := now.Add(d).UTC()
-		if !t.After(now) || t.Year() > maxYear {
+		t, ok := iv.From(now)
+		if !ok || !t.After(now) {
 			return nil, true, false
 		}
 		if best == nil || t.Before(*best) {

@@ -11,25 +11,78 @@ import (
 )
 
 func FuzzParseInterval(f *testing.F) {
-	for _, s := range []string{"30d", "3M", "3m", "1.5 h", "2 years", "P1Y2M3DT4H5M6S", "PT0.5H", "", "293y", "0d", " 1 MO "} {
+	for _, s := range []string{"30d", "3M", "3m", "1.5 h", "2 years", "P1Y2M3DT4H5M6S", "PT0.5H", "", "293y", "0d", " 1 MO ",
+		".5h", "1  d", "90 Days", "5MS", "365yr", "1000W", "-1d", "+1d", "1e3d", "\u0663d"} {
 		f.Add(s)
 	}
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, s string) {
-		d, err := ParseInterval(s)
+		iv, err := ParseInterval(s)
+		checkMS(t, s, iv, err, now)
 		if err != nil {
-			if d != 0 {
-				t.Fatalf("ParseInterval(%q) = %v with error %v", s, d, err)
+			if iv != (Interval{}) {
+				t.Fatalf("ParseInterval(%q) = %+v with error %v", s, iv, err)
 			}
 			return
 		}
-		if d < 0 {
-			t.Fatalf("ParseInterval(%q) = %v, negative", s, d)
+		if iv.sec < 0 || iv.nsec < 0 || iv.nsec >= 1e9 {
+			t.Fatalf("ParseInterval(%q) = %+v, out of range", s, iv)
 		}
 		// Whatever parses is ASCII and survives surrounding spaces.
-		if d2, err := ParseInterval(" " + s + " "); err != nil || d2 != d {
-			t.Fatalf("ParseInterval with spaces around %q = %v, %v; want %v", s, d2, err, d)
+		if iv2, err := ParseInterval(" " + s + " "); err != nil || iv2 != iv {
+			t.Fatalf("ParseInterval with spaces around %q = %+v, %v; want %+v", s, iv2, err, iv)
 		}
+		checkFrom(t, iv, now)
 	})
+}
+
+// checkMS asserts that the parser reads what ms 2.1.3 reads, as ms reads it, except for negative
+// values, M (a month, not a minute) and the contract's additions: month words and ISO 8601.
+func checkMS(t *testing.T, s string, iv Interval, err error, now time.Time) {
+	t.Helper()
+	s = strings.TrimSpace(s)
+	ms, unit, ok := msParse(s)
+	switch {
+	case ok && unit != "" && unit != "M" && !strings.HasPrefix(s, "-") && ms < 9e21: // below 2^63 s
+		got, fits := iv.From(now)
+		if err != nil || fits && !msAgrees(got, now, ms) {
+			t.Fatalf("ParseInterval(%q) = %+v, %v; ms reads %v ms", s, iv, err, ms)
+		}
+	case err == nil && !ok && !isoOrMonths(s):
+		t.Fatalf("ParseInterval(%q) = %+v; ms reads nothing", s, iv)
+	}
+}
+
+// isoOrMonths reports whether s is one of the contract's forms that ms lacks.
+func isoOrMonths(s string) bool {
+	if strings.HasPrefix(s, "P") || strings.HasPrefix(s, "p") {
+		return true
+	}
+	unit := strings.TrimLeft(s, "0123456789. ")
+	switch strings.ToLower(unit) {
+	case "mo", "month", "months":
+		return true
+	}
+	return unit == "M"
+}
+
+// checkFrom asserts that iv after now is now plus iv exactly, or refused past year 9999.
+func checkFrom(t *testing.T, iv Interval, now time.Time) {
+	t.Helper()
+	got, ok := iv.From(now)
+	if !ok {
+		// Shorter than 365-day years from now's year to 9999, it must end within year 9999.
+		if iv.sec < int64(maxYear-now.Year())*365*86400 {
+			t.Fatalf("%+v.From(%v) refused", iv, now)
+		}
+		return
+	}
+	if got.Before(now) || got.Location() != time.UTC || got.Year() > maxYear {
+		t.Fatalf("%+v.From(%v) = %v", iv, now, got)
+	}
+	if iv.sec < 1<<33 && !got.Equal(now.Add(time.Duration(iv.sec)*time.Second+time.Duration(iv.nsec))) {
+		t.Fatalf("%+v.From(%v) = %v, want now + the interval", iv, now, got)
+	}
 }
 
 func FuzzParseDeadlineDate(f *testing.F) {

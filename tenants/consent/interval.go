@@ -11,10 +11,11 @@ import (
 // errInterval is wrapped by every ParseInterval error.
 var errInterval = errors.New("invalid interval")
 
-// maxIntervalLen bounds the input so that a hostile string costs nothing to reject.
-const maxIntervalLen = 64
+// maxIntervalLen is the longest input read after trimming: ms reads at most 100 characters, and
+// the bound keeps a hostile string cheap to reject.
+const maxIntervalLen = 100
 
-// Lengths of the calendar units: CONTRACT.md §3 fixes a month at 30 days, a year at 365.25.
+// Lengths of the calendar units: a month is fixed at 30 days and a year at 365.25 (as ms's year).
 const (
 	day   = 24 * time.Hour
 	week  = 7 * day
@@ -22,39 +23,55 @@ const (
 	year  = 365*day + 6*time.Hour
 )
 
-// shortUnits are the single-letter (and "ms") units; they are case-sensitive because M ≠ m.
-var shortUnits = map[string]time.Duration{
-	"ms": time.Millisecond, "s": time.Second, "m": time.Minute, "h": time.Hour,
-	"d": day, "w": week, "M": month, "y": year,
-}
-
-// longUnits are the spelled-out units, matched after lower-casing.
-var longUnits = map[string]time.Duration{
-	"milliseconds": time.Millisecond, "millisecond": time.Millisecond,
+// units are the ms units (short and long forms, lower case) plus the month words.
+var units = map[string]time.Duration{
+	"ms": time.Millisecond, "milliseconds": time.Millisecond, "millisecond": time.Millisecond,
 	"msecs": time.Millisecond, "msec": time.Millisecond,
-	"seconds": time.Second, "second": time.Second, "secs": time.Second, "sec": time.Second,
-	"minutes": time.Minute, "minute": time.Minute, "mins": time.Minute, "min": time.Minute,
-	"hours": time.Hour, "hour": time.Hour, "hrs": time.Hour, "hr": time.Hour,
-	"days": day, "day": day,
-	"weeks": week, "week": week,
+	"s": time.Second, "seconds": time.Second, "second": time.Second, "secs": time.Second, "sec": time.Second,
+	"m": time.Minute, "minutes": time.Minute, "minute": time.Minute, "mins": time.Minute, "min": time.Minute,
+	"h": time.Hour, "hours": time.Hour, "hour": time.Hour, "hrs": time.Hour, "hr": time.Hour,
+	"d": day, "days": day, "day": day,
+	"w": week, "weeks": week, "week": week,
 	"months": month, "month": month, "mo": month,
-	"years": year, "year": year, "yrs": year, "yr": year,
+	"y": year, "years": year, "year": year, "yrs": year, "yr": year,
 }
 
-// ParseInterval parses an ms-style duration ("30d", "3M", "1.5 h", "2 years") or an ISO 8601
-// duration ("P30D", "P6M", "P1Y", "PT12H", "P1W", "P1Y2M3DT4H5M6S").
-func ParseInterval(s string) (time.Duration, error) {
+// Interval is a parsed deadline interval: a non-negative length of time, exact to the
+// nanosecond. It is not a time.Duration because a deadline may lie more than 292 years ahead.
+type Interval struct {
+	sec  int64 // whole seconds
+	nsec int64 // 0 ≤ nsec < 1e9
+}
+
+// From returns the instant iv after now, in UTC; false if it falls after the end of year 9999,
+// the last instant RFC 3339 can write.
+func (iv Interval) From(now time.Time) (time.Time, bool) {
+	sec, nsec := now.Unix(), int64(now.Nanosecond())+iv.nsec
+	if nsec >= 1e9 {
+		sec, nsec = sec+1, nsec-1e9
+	}
+	end := time.Date(maxYear+1, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+	// Compared as sec < end-iv.sec, which cannot overflow, so the sum below cannot either.
+	if sec >= end-iv.sec {
+		return time.Time{}, false
+	}
+	return time.Unix(sec+iv.sec, nsec).UTC(), true
+}
+
+// ParseInterval parses an ms-style duration ("30d", "3M", ".5h", "1.5  h", "2 Years") or an
+// ISO 8601 duration ("P30D", "P6M", "P1Y", "PT12H", "P1W", "P1Y2M3DT4H5M6S").
+func ParseInterval(s string) (Interval, error) {
 	s = strings.TrimSpace(s)
 	switch {
 	case s == "":
-		return 0, fmt.Errorf("%w: empty", errInterval)
+		return Interval{}, fmt.Errorf("%w: empty", errInterval)
 	case len(s) > maxIntervalLen:
-		return 0, fmt.Errorf("%w: too long", errInterval)
+		return Interval{}, fmt.Errorf("%w: too long", errInterval)
 	}
 	for i := 0; i < len(s); i++ {
-		// ASCII only: Unicode case folding would let "ſ" pass for "s" and "K" for "k".
+		// ASCII only: ms's \d reads ASCII digits, and Unicode case folding would let "ſ" pass for "s".
 		if s[i] >= 0x80 {
-			return 0, fmt.Errorf("%w: non-ASCII character", errInterval)
+			return Interval{}, fmt.Errorf("%w: non-ASCII character", errInterval)
 		}
 	}
 	if s[0] == 'P' || s[0] == 'p' {
@@ -63,54 +80,64 @@ func ParseInterval(s string) (time.Duration, error) {
 	return parseMSDuration(s)
 }
 
-// parseMSDuration parses "<number>[ ]<unit>" as the ms library writes it.
-func parseMSDuration(s string) (time.Duration, error) {
+// parseMSDuration parses "<number> <unit>" as ms 2.1.3 reads it: any number of spaces between,
+// a unit in any letter case, except that M is a month and m a minute. A unit is required, and a
+// negative number is refused because a deadline must lie in the future.
+func parseMSDuration(s string) (Interval, error) {
+	if s[0] == '-' {
+		return Interval{}, fmt.Errorf("%w: negative, so not in the future", errInterval)
+	}
 	num, rest, err := cutNumber(s, false)
 	if err != nil {
-		return 0, err
+		return Interval{}, err
 	}
-	rest = strings.TrimPrefix(rest, " ")
+	rest = strings.TrimLeft(rest, " ")
 	if rest == "" {
-		return 0, fmt.Errorf("%w: missing unit", errInterval)
+		return Interval{}, fmt.Errorf("%w: missing unit", errInterval)
 	}
-	unit, ok := shortUnits[rest]
+	unit, ok := unitOf(rest)
 	if !ok {
-		unit, ok = longUnits[strings.ToLower(rest)]
+		return Interval{}, fmt.Errorf("%w: unknown unit %q", errInterval, rest)
 	}
-	if !ok {
-		return 0, fmt.Errorf("%w: unknown unit %q", errInterval, rest)
+	return ratToInterval(num.Mul(num, big.NewRat(int64(unit), 1)))
+}
+
+// unitOf looks a unit up ignoring case, as ms does, except for the bare M: the month that
+// ms lacks needs a letter, and M against m is how deadlines are written.
+func unitOf(u string) (time.Duration, bool) {
+	if u == "M" {
+		return month, true
 	}
-	total := new(big.Rat)
-	total.Mul(num, big.NewRat(int64(unit), 1))
-	return ratToDuration(total)
+	d, ok := units[strings.ToLower(u)]
+	return d, ok
 }
 
 // parseISODuration parses the part of an ISO 8601 duration after the upper-cased "P":
 // [nY][nM][nW][nD][T[nH][nM][nS]], with a decimal fraction allowed on the last component only.
-func parseISODuration(s string) (time.Duration, error) {
+func parseISODuration(s string) (Interval, error) {
 	datePart, timePart, hasT := strings.Cut(s, "T")
 	if hasT && timePart == "" {
-		return 0, fmt.Errorf("%w: empty time part", errInterval)
+		return Interval{}, fmt.Errorf("%w: empty time part", errInterval)
 	}
 	total := new(big.Rat)
 	n, fraction, err := isoComponents(datePart, "YMWD", []time.Duration{year, month, week, day}, total)
 	if err != nil {
-		return 0, err
+		return Interval{}, err
 	}
 	if hasT {
 		if fraction {
-			return 0, fmt.Errorf("%w: fraction before the last component", errInterval)
+			return Interval{}, fmt.Errorf("%w: fraction before the last component", errInterval)
 		}
 		m, _, err := isoComponents(timePart, "HMS", []time.Duration{time.Hour, time.Minute, time.Second}, total)
 		if err != nil {
-			return 0, err
+			return Interval{}, err
 		}
 		n += m
 	}
 	if n == 0 {
-		return 0, fmt.Errorf("%w: no components", errInterval)
+		return Interval{}, fmt.Errorf("%w: no components", errInterval)
 	}
-	return ratToDuration(total)
+	return ratToInterval(total)
 }
 
 // isoComponents adds each "<number><designator>" of part to total, designators in order and
@@ -142,21 +169,22 @@ func isoComponents(part, designators string, units []time.Duration, total *big.R
 	return n, fraction, nil
 }
 
-// cutNumber reads a non-negative decimal number ("12", "1.5"; "1,5" too when comma is set)
-// from the front of s and returns it with the rest of s.
-func cutNumber(s string, comma bool) (*big.Rat, string, error) {
+// cutNumber reads a non-negative decimal number from the front of s and returns it with the
+// rest of s. ms reads "12", "1.5" and ".5"; ISO 8601 wants a digit before the decimal sign and
+// allows a comma for it ("1,5").
+func cutNumber(s string, iso bool) (*big.Rat, string, error) {
 	i := digitsAt(s, 0)
-	if i == 0 {
-		return nil, "", fmt.Errorf("%w: missing number", errInterval)
-	}
-	text := s[:i]
-	if i < len(s) && (s[i] == '.' || comma && s[i] == ',') {
+	text := "0" + s[:i] // the leading 0 makes ".5" read as 0.5
+	if i < len(s) && (s[i] == '.' || iso && s[i] == ',') && (i > 0 || !iso) {
 		j := digitsAt(s, i+1)
 		if j == i+1 {
 			return nil, "", fmt.Errorf("%w: missing digits after the decimal point", errInterval)
 		}
 		text += "." + s[i+1:j]
 		i = j
+	}
+	if i == 0 {
+		return nil, "", fmt.Errorf("%w: missing number", errInterval)
 	}
 	num, ok := new(big.Rat).SetString(text)
 	if !ok {
@@ -173,11 +201,13 @@ func digitsAt(s string, i int) int {
 	return i
 }
 
-// ratToDuration truncates r (in nanoseconds, non-negative) to a Duration, failing on overflow.
-func ratToDuration(r *big.Rat) (time.Duration, error) {
+// ratToInterval truncates r (in nanoseconds, non-negative) to an Interval. Beyond 2^63 seconds
+// (292 billion years) it fails: from any now since year 1 that ends after year 9999.
+func ratToInterval(r *big.Rat) (Interval, error) {
 	ns := new(big.Int).Quo(r.Num(), r.Denom())
-	if !ns.IsInt64() {
-		return 0, fmt.Errorf("%w: too long a duration", errInterval)
+	sec, nsec := ns.QuoRem(ns, big.NewInt(1e9), new(big.Int))
+	if !sec.IsInt64() {
+		return Interval{}, fmt.Errorf("%w: too long a duration", errInterval)
 	}
-	return time.Duration(ns.Int64()), nil
+	return Interval{sec: sec.Int64(), nsec: nsec.Int64()}, nil
 }
