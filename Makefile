@@ -1,7 +1,7 @@
 # consentforms — see README.md. Every target works on a fresh machine with Go installed.
 GO ?= go
 
-.PHONY: run generate test lint bench bench-http bench-store check-generated
+.PHONY: run generate test test-mongo lint bench bench-http bench-store bench-crash check-generated
 
 run: ## Run the server on the embedded store (./data).
 	$(GO) run ./cmd/consentforms
@@ -13,21 +13,30 @@ check-generated: ## Fail when a committed _templ.go file is stale.
 	@$(GO) tool templ generate >/dev/null 2>&1
 	@git diff --exit-code --stat -- '*_templ.go' || (echo "generated templ files are stale: run make generate and commit" && exit 1)
 
-test: check-generated ## The whole suite: vet, then every test (API tests run the real server; browser tests need /usr/bin/chromium).
+test: check-generated ## The whole suite: vet, every test on SQLite, then the API scenarios again on MongoDB (its stand-in, FerretDB, on loopback).
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 14m ./...
+	$(MAKE) test-mongo
+
+test-mongo: ## The API scenario and browser tests with MONGODB_URI set (FerretDB in the test process, on loopback).
+	CONSENTFORMS_TEST_STORE=mongo $(GO) test -count=1 -timeout 14m ./cmd/consentforms
 
 lint: check-generated ## gofmt, go vet, staticcheck.
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '_templ.go$$'))" || (gofmt -l $$(git ls-files '*.go' | grep -v '_templ.go$$') && exit 1)
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@2025.1.1 ./...
 
-bench: bench-http bench-store ## Both load measurements (needs wrk: apt-get install wrk).
+bench: bench-http bench-store bench-crash ## Every load measurement (needs wrk: apt-get install wrk).
 
-bench-http: ## accept-submission req/s and p50/p99 at 64 connections next to a parse-only ceiling.
+bench-http: ## accept-submission req/s and p50/p99 at 64 connections next to a parse-only ceiling (new persons; one shared phone).
 	$(GO) build -o bin/consentforms ./cmd/consentforms
 	$(GO) run ./cmd/bench http -bin bin/consentforms
 
-bench-store: ## Erasure and unsubscribe latency with 100k records per type on the embedded store.
+bench-store: ## 120k records on the embedded store: person operations, admin pages, audit export, restart.
 	$(GO) build -o bin/consentforms ./cmd/consentforms
 	$(GO) run ./cmd/bench store -bin bin/consentforms
+
+bench-crash: ## SIGKILL under load on each store, then every acknowledged submission is read back.
+	$(GO) build -o bin/consentforms ./cmd/consentforms
+	$(GO) run ./cmd/bench crash -bin bin/consentforms
+	$(GO) run ./cmd/bench crash -bin bin/consentforms -store mongo

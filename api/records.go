@@ -55,7 +55,7 @@ func (s *server) postCanvassing(c *fiber.Ctx) error {
 	}
 	rec := newRecord(a.tenant.ID, tenants.KindCanvassing, sub, now)
 	if ops.TooManyIdentifiers(rec) {
-		codes = append(codes, ops.CodeTooManyIdentifiers)
+		codes = append(codes, consent.CodeTooManyIdentifiers)
 	}
 	if len(codes) > 0 {
 		return codesToSingle(codes)
@@ -100,7 +100,7 @@ func codesToSingle(codes []string) error {
 	for _, suffix := range []string{"_missing", "_invalid", "_declined", "_unknown"} {
 		field = strings.TrimSuffix(field, suffix)
 	}
-	if codes[0] == ops.CodeTooManyIdentifiers {
+	if codes[0] == consent.CodeTooManyIdentifiers {
 		field = "" // the whole record, no one field
 	}
 	e := validation("The record failed validation: "+strings.Join(codes, ", ")+".", field)

@@ -59,7 +59,7 @@ func (s *server) parseFormRecord(c *fiber.Ctx, kind tenants.Kind, extra []string
 	}
 	rec := newRecord(a.tenant.ID, kind, sub, now)
 	if ops.TooManyIdentifiers(rec) {
-		codes = append(codes, ops.CodeTooManyIdentifiers)
+		codes = append(codes, consent.CodeTooManyIdentifiers)
 	}
 	if len(codes) > 0 {
 		// A retry of a stored submission answers as the first try did, even if the form has

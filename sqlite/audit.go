@@ -17,33 +17,29 @@ var _ tenants.AuditRepo = (*Audit)(nil)
 
 const auditCols = `id, time, tenant_id, actor, action, record_ids, counts, subject, detail, request_id`
 
-// insertAudit is the statement appending one entry; an id that exists appends nothing.
-const insertAudit = `INSERT INTO audit (` + auditCols + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`
+// The statements appending entries; an id that exists appends nothing.
+const (
+	insertAuditPrefix = `INSERT INTO audit (` + auditCols + `) VALUES `
+	auditConflict     = ` ON CONFLICT (id) DO NOTHING`
+	insertAudit       = insertAuditPrefix + `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)` + auditConflict
+)
 
 // Append stores entries in one transaction.
 func (r *Audit) Append(ctx context.Context, entries ...tenants.AuditEntry) error {
 	if len(entries) == 0 {
 		return nil
 	}
-	tx, err := r.s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return translate("append audit", err)
-	}
-	defer func() { _ = tx.Rollback() }()
-	if err := appendAudit(ctx, tx, entries); err != nil {
-		return err
-	}
-	return translate("append audit", tx.Commit())
+	return r.s.Writer.inTx(ctx, func(_ *sql.Tx, st statements) error { return appendAudit(ctx, st, entries) })
 }
 
-// appendAudit writes entries in tx, giving each without an id a fresh one.
-func appendAudit(ctx context.Context, tx *sql.Tx, entries []tenants.AuditEntry) error {
+// appendAudit writes entries, giving each without an id a fresh one.
+func appendAudit(ctx context.Context, st statements, entries []tenants.AuditEntry) error {
 	for _, e := range entries {
 		args, err := auditArgs(e)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, insertAudit, args...); err != nil {
+		if _, err := st.audit.ExecContext(ctx, args...); err != nil {
 			return translate("append audit", err)
 		}
 	}
@@ -84,12 +80,13 @@ func (r *Audit) ListAll(ctx context.Context, f tenants.AuditFilter) ([]tenants.A
 
 func (r *Audit) list(ctx context.Context, tenantID *string, f tenants.AuditFilter) ([]tenants.AuditEntry, error) {
 	var out []tenants.AuditEntry
-	err := r.each(ctx, tenantID, f, func(e tenants.AuditEntry) error {
+	_, err := r.page(ctx, tenantID, f, nil, func(e tenants.AuditEntry) error {
 		out = append(out, e)
 		return nil
 	})
 	return out, err
 }
+
 
 // Each streams the tenant's entries matching f to fn, newest first.
 func (r *Audit) Each(ctx context.Context, tenantID string, f tenants.AuditFilter, fn func(tenants.AuditEntry) error) error {
@@ -101,8 +98,39 @@ func (r *Audit) EachAll(ctx context.Context, f tenants.AuditFilter, fn func(tena
 	return r.each(ctx, nil, f, fn)
 }
 
-// each runs the filtered query; a nil tenantID spans tenants.
+// eachChunk is how many entries one query of a stream reads. A stream reads chunk after
+// chunk, each continuing after the last entry of the one before: no read holds a snapshot
+// for the whole of a long export, which would keep an erasure's scrub waiting.
+const eachChunk = 2000
+
 func (r *Audit) each(ctx context.Context, tenantID *string, f tenants.AuditFilter, fn func(tenants.AuditEntry) error) error {
+	remaining := f.Limit
+	f.Limit = eachChunk
+	var after *cursor
+	for {
+		if remaining > 0 && remaining < f.Limit {
+			f.Limit = remaining
+		}
+		last, err := r.page(ctx, tenantID, f, after, fn)
+		if err != nil || last.n < f.Limit {
+			return err
+		}
+		if remaining > 0 {
+			if remaining -= last.n; remaining == 0 {
+				return nil
+			}
+		}
+		after, f.Skip = &last, 0
+	}
+}
+
+// cursor is the position of the last entry a page read.
+type cursor struct {
+	time, seq, n int64
+}
+
+// page runs the filtered query, after the cursor when given; a nil tenantID spans tenants.
+func (r *Audit) page(ctx context.Context, tenantID *string, f tenants.AuditFilter, after *cursor, fn func(tenants.AuditEntry) error) (cursor, error) {
 	var where []string
 	args := []any{sql.Named("limit", limitOrAll(f.Limit)), sql.Named("skip", f.Skip)}
 	add := func(cond, name string, v any) {
@@ -124,25 +152,44 @@ func (r *Audit) each(ctx context.Context, tenantID *string, f tenants.AuditFilte
 	if !f.To.IsZero() {
 		add("time < :to", "to", ms(f.To))
 	}
-	q := `SELECT ` + auditCols + ` FROM audit`
+	if after != nil {
+		add("(time < :at OR (time = :at AND seq < :seq))", "at", after.time)
+		args = append(args, sql.Named("seq", after.seq))
+	}
+	q := `SELECT seq, ` + auditCols + ` FROM audit`
 	if len(where) > 0 {
 		q += ` WHERE ` + strings.Join(where, " AND ")
 	}
+	var last cursor
 	rows, err := r.s.r.QueryContext(ctx, q+` ORDER BY time DESC, seq DESC LIMIT :limit OFFSET :skip`, args...)
 	if err != nil {
-		return translate("list audit", err)
+		return last, translate("list audit", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		e, err := scanAudit(rows)
+		e, seq, err := scanAuditSeq(rows)
 		if err != nil {
-			return translate("list audit", err)
+			return last, translate("list audit", err)
 		}
 		if err := fn(e); err != nil {
-			return err
+			return last, err
 		}
+		last = cursor{time: ms(e.Time), seq: seq, n: last.n + 1}
 	}
-	return translate("list audit", rows.Err())
+	return last, translate("list audit", rows.Err())
+}
+
+// scanAuditSeq reads an entry selected with its sequence number first.
+func scanAuditSeq(row scanner) (tenants.AuditEntry, int64, error) {
+	var seq int64
+	var e tenants.AuditEntry
+	var at int64
+	var ids, counts sql.NullString
+	if err := row.Scan(&seq, &e.ID, &at, &e.TenantID, &e.Actor, &e.Action, &ids, &counts, &e.Subject, &e.Detail, &e.RequestID); err != nil {
+		return e, 0, err
+	}
+	e.Time = fromMS(at)
+	return e, seq, decodeAuditJSON(&e, ids, counts)
 }
 
 func scanAudit(row scanner) (tenants.AuditEntry, error) {
@@ -153,15 +200,19 @@ func scanAudit(row scanner) (tenants.AuditEntry, error) {
 		return e, err
 	}
 	e.Time = fromMS(at)
+	return e, decodeAuditJSON(&e, ids, counts)
+}
+
+func decodeAuditJSON(e *tenants.AuditEntry, ids, counts sql.NullString) error {
 	if ids.Valid {
 		if err := json.Unmarshal([]byte(ids.String), &e.RecordIDs); err != nil {
-			return e, err
+			return err
 		}
 	}
 	if counts.Valid {
 		if err := json.Unmarshal([]byte(counts.String), &e.Counts); err != nil {
-			return e, err
+			return err
 		}
 	}
-	return e, nil
+	return nil
 }

@@ -3,43 +3,27 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
-	"fmt"
 	"slices"
-	"time"
 
 	"github.com/consentforms/consentforms/tenants"
 )
 
 // Erase implements tenants.Writer: one transaction finds the records, strips them, deletes
 // their match keys and appends the audit entry; a second erasure waiting for the writing
-// connection then finds nothing, so no record is counted twice. After the commit a truncating
-// WAL checkpoint, on the same connection so that no write slips in between, moves the changed
-// pages into the database file, where secure_delete has zeroed what was removed, and empties
-// the log: no byte of the erased data is left in the files.
+// connection then finds nothing, so no record is counted twice. After the commit the scrub
+// (see scrub.go) runs on the same connection, so that no write slips in between.
 func (w *Writer) Erase(ctx context.Context, ch tenants.Change) ([]tenants.Record, error) {
 	conn, err := w.s.w.Conn(ctx)
 	if err != nil {
 		return nil, translate("erase", err)
 	}
 	defer conn.Close()
-	before, _, err := applyChange(ctx, conn, ch)
+	before, _, err := w.applyChange(ctx, conn, ch)
 	if err != nil {
 		return nil, err
 	}
-	w.mu.Lock()
-	pending := w.scrubPending || len(before) > 0
-	w.mu.Unlock()
-	if pending {
-		if err := checkpoint(ctx, conn); err != nil {
-			w.mu.Lock()
-			w.scrubPending = true
-			w.mu.Unlock()
-			return nil, err
-		}
-		w.mu.Lock()
-		w.scrubPending = false
-		w.mu.Unlock()
+	if len(before) > 0 || w.scrubPending() {
+		w.scrub(ctx, conn, scrubWait)
 	}
 	return before, nil
 }
@@ -51,18 +35,19 @@ func (w *Writer) Revoke(ctx context.Context, ch tenants.Change) ([]tenants.Recor
 		return nil, translate("revoke", err)
 	}
 	defer conn.Close()
-	_, after, err := applyChange(ctx, conn, ch)
+	_, after, err := w.applyChange(ctx, conn, ch)
 	return after, err
 }
 
 // applyChange runs ch in one transaction on conn and returns the changed records before and
 // after the change.
-func applyChange(ctx context.Context, conn *sql.Conn, ch tenants.Change) (before, after []tenants.Record, err error) {
+func (w *Writer) applyChange(ctx context.Context, conn *sql.Conn, ch tenants.Change) (before, after []tenants.Record, err error) {
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, nil, translate("begin", err)
 	}
 	defer func() { _ = tx.Rollback() }()
+	st := w.st.in(ctx, tx)
 	rows, err := findRows(ctx, tx, ch.TenantID, ch.MatchKeys, ch.Kinds)
 	if err != nil {
 		return nil, nil, err
@@ -76,13 +61,13 @@ func applyChange(ctx context.Context, conn *sql.Conn, ch tenants.Change) (before
 		if !changed {
 			continue
 		}
-		if err := rewrite(ctx, tx, row, rec); err != nil {
+		if err := rewrite(ctx, tx, st, row, rec); err != nil {
 			return nil, nil, err
 		}
 		before, after = append(before, row.rec), append(after, rec)
 	}
 	if len(after) > 0 {
-		if err := appendAudit(ctx, tx, ch.Audit(after)); err != nil {
+		if err := appendAudit(ctx, st, ch.Audit(after)); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -93,7 +78,7 @@ func applyChange(ctx context.Context, conn *sql.Conn, ch tenants.Change) (before
 }
 
 // rewrite stores rec over row and keeps the match key index in step with its match keys.
-func rewrite(ctx context.Context, tx *sql.Tx, row recordRow, rec tenants.Record) error {
+func rewrite(ctx context.Context, tx *sql.Tx, st statements, row recordRow, rec tenants.Record) error {
 	d, err := derive(rec)
 	if err != nil {
 		return err
@@ -118,7 +103,7 @@ func rewrite(ctx context.Context, tx *sql.Tx, row recordRow, rec tenants.Record)
 			added = append(added, k)
 		}
 	}
-	return insertKeys(ctx, tx, rec.TenantID, row.rid, added)
+	return insertKeys(ctx, st, rec.TenantID, row.rid, added)
 }
 
 // Expire implements tenants.Writer: due records are read through the next-deadline index and
@@ -128,9 +113,9 @@ func (w *Writer) Expire(ctx context.Context, run tenants.ExpiryRun) (int, error)
 	total := 0
 	for {
 		var n, records int
-		err := w.inTx(ctx, func(tx *sql.Tx) error {
+		err := w.inTx(ctx, func(tx *sql.Tx, st statements) error {
 			var err error
-			n, records, err = expireBatch(ctx, tx, run, limit)
+			n, records, err = expireBatch(ctx, tx, st, run, limit)
 			return err
 		})
 		if err != nil {
@@ -143,7 +128,7 @@ func (w *Writer) Expire(ctx context.Context, run tenants.ExpiryRun) (int, error)
 	}
 }
 
-func expireBatch(ctx context.Context, tx *sql.Tx, run tenants.ExpiryRun, limit int) (expired, records int, err error) {
+func expireBatch(ctx context.Context, tx *sql.Tx, st statements, run tenants.ExpiryRun, limit int) (expired, records int, err error) {
 	rows, err := tx.QueryContext(ctx, `SELECT `+recordCols+` FROM records WHERE next_deadline <= ?
 		ORDER BY next_deadline LIMIT ?`, ms(run.Now), limit)
 	if err != nil {
@@ -166,49 +151,15 @@ func expireBatch(ctx context.Context, tx *sql.Tx, run tenants.ExpiryRun, limit i
 		rec := row.rec
 		names := rec.Consents.ExpireDue(run.Now)
 		// Rewritten even when nothing expired, so that its next deadline is recomputed.
-		if err := rewrite(ctx, tx, row, rec); err != nil {
+		if err := rewrite(ctx, tx, st, row, rec); err != nil {
 			return 0, 0, err
 		}
 		if len(names) > 0 {
-			if err := appendAudit(ctx, tx, run.Audit(rec, names)); err != nil {
+			if err := appendAudit(ctx, st, run.Audit(rec, names)); err != nil {
 				return 0, 0, err
 			}
 			expired += len(names)
 		}
 	}
 	return expired, len(due), nil
-}
-
-// checkpoint moves the write-ahead log into the database file and truncates it. It runs on
-// the writing connection, so only readers can hold it up: SQLite waits for them (busy
-// timeout); a checkpoint that still reports busy is tried again a few times.
-func checkpoint(ctx context.Context, conn *sql.Conn) error {
-	for attempt := 0; ; attempt++ {
-		var busy, logFrames, done int
-		err := conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logFrames, &done)
-		if err != nil {
-			return fmt.Errorf("wal checkpoint: %w", err)
-		}
-		if busy == 0 {
-			return nil
-		}
-		if attempt == 20 {
-			return errors.New("wal checkpoint: the database stayed busy")
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-}
-
-// checkpoint on the writer's connection, for a start after a crash.
-func (w *Writer) checkpoint(ctx context.Context) error {
-	conn, err := w.s.w.Conn(ctx)
-	if err != nil {
-		return translate("checkpoint", err)
-	}
-	defer conn.Close()
-	return checkpoint(ctx, conn)
 }

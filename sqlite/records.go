@@ -129,34 +129,39 @@ func (r *Records) Count(ctx context.Context, tenantID string, kind tenants.Kind)
 }
 
 // ConsentStats counts the tenant's records of kind per consent and status at now, deadlines
-// applied: one pass over the status columns, grouped.
+// applied: one pass over the covering index of the status columns.
 func (r *Records) ConsentStats(ctx context.Context, tenantID string, kind tenants.Kind, now time.Time) (map[string]map[tenants.ConsentStatus]int64, error) {
-	out := map[string]map[tenants.ConsentStatus]int64{}
-	var sel []string
+	measured := []tenants.ConsentStatus{tenants.StatusGranted, tenants.StatusExpired, tenants.StatusRevoked}
+	var sums []string
 	for _, name := range tenants.ConsentNames {
-		out[name] = map[tenants.ConsentStatus]int64{}
-		cols := statusColumns[name]
-		sel = append(sel, fmt.Sprintf(`CASE WHEN %[1]s = 'granted' AND %[2]s <= :now THEN 'expired'
-			WHEN %[1]s IN ('granted', 'expired', 'revoked') THEN %[1]s ELSE 'not_granted' END`, cols[0], cols[1]))
+		for _, status := range measured {
+			cond, _ := statusIs(name, status)
+			sums = append(sums, "coalesce(sum("+cond+"), 0)")
+		}
 	}
-	rows, err := r.s.r.QueryContext(ctx, `SELECT `+strings.Join(sel, ", ")+`, count(*) FROM records
-		WHERE tenant_id = :tenant AND kind = :kind GROUP BY 1, 2, 3`,
-		sql.Named("tenant", tenantID), sql.Named("kind", string(kind)), sql.Named("now", ms(now)))
+	counts := make([]int64, len(sums)+1)
+	dest := make([]any, len(counts))
+	for i := range counts {
+		dest[i] = &counts[i]
+	}
+	err := r.s.r.QueryRowContext(ctx, `SELECT `+strings.Join(sums, ", ")+`, count(*) FROM records
+		WHERE tenant_id = :tenant AND kind = :kind`,
+		sql.Named("tenant", tenantID), sql.Named("kind", string(kind)), sql.Named("now", ms(now))).Scan(dest...)
 	if err != nil {
 		return nil, translate("consent stats", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var pp, ge, gp tenants.ConsentStatus
-		var n int64
-		if err := rows.Scan(&pp, &ge, &gp, &n); err != nil {
-			return nil, translate("consent stats", err)
+	total := counts[len(counts)-1]
+	out := map[string]map[tenants.ConsentStatus]int64{}
+	for i, name := range tenants.ConsentNames {
+		m := map[tenants.ConsentStatus]int64{tenants.StatusNotGranted: total}
+		for j, status := range measured {
+			n := counts[i*len(measured)+j]
+			m[status] = n
+			m[tenants.StatusNotGranted] -= n
 		}
-		out[tenants.ConsentPrimaryPurpose][pp] += n
-		out[tenants.ConsentGeneralContactEmail][ge] += n
-		out[tenants.ConsentGeneralContactPhone][gp] += n
+		out[name] = m
 	}
-	return out, translate("consent stats", rows.Err())
+	return out, nil
 }
 
 func placeholders(n int) string {

@@ -103,12 +103,13 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Audit = &Audit{s: s}
 	s.Records = &Records{s: s}
 	s.Transfer = &Transfer{s: s}
-	s.Writer = newWriter(s)
-	// A crash between an erasure's commit and its checkpoint is made good here.
-	if err := s.Writer.checkpoint(ctx); err != nil {
+	if s.Writer, err = newWriter(ctx, s); err != nil {
 		_ = s.Close(ctx)
 		return nil, err
 	}
+	// A crash between an erasure's commit and its scrub is made good here (or, should a
+	// reader hold it up, by the scrubber soon after).
+	s.Writer.scrubNow(ctx, startScrubWait)
 	return s, nil
 }
 

@@ -13,35 +13,42 @@ type Transfer struct{ s *Store }
 
 var _ tenants.Transfer = (*Transfer)(nil)
 
-// Export calls fn with every row: tenants, staff, keys, forms, tokens, records, audit.
+// Export calls fn with every row: tenants, staff, keys, forms, tokens, records, audit. It
+// reads in one transaction, so the export is one consistent snapshot even while the server
+// writes.
 func (t *Transfer) Export(ctx context.Context, fn func(tenants.Item) error) error {
+	tx, err := t.s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return translate("export", err)
+	}
+	defer func() { _ = tx.Rollback() }()
 	steps := []func() error{
 		func() error {
-			return each(ctx, t.s.r, scanTenant, `SELECT `+tenantCols+` FROM tenants ORDER BY created_at, id`,
+			return each(ctx, tx, scanTenant, `SELECT `+tenantCols+` FROM tenants ORDER BY created_at, id`,
 				func(v tenants.Tenant) error { return fn(tenants.Item{Tenant: &v}) })
 		},
 		func() error {
-			return each(ctx, t.s.r, scanStaff, `SELECT `+staffCols+` FROM staff ORDER BY created_at, id`,
+			return each(ctx, tx, scanStaff, `SELECT `+staffCols+` FROM staff ORDER BY created_at, id`,
 				func(v tenants.Staff) error { return fn(tenants.Item{Staff: &v}) })
 		},
 		func() error {
-			return each(ctx, t.s.r, scanKey, `SELECT `+keyCols+` FROM api_keys ORDER BY created_at, id`,
+			return each(ctx, tx, scanKey, `SELECT `+keyCols+` FROM api_keys ORDER BY created_at, id`,
 				func(v tenants.APIKey) error { return fn(tenants.Item{APIKey: &v}) })
 		},
 		func() error {
-			return each(ctx, t.s.r, scanForm, `SELECT `+formCols+` FROM forms ORDER BY tenant_id, form_id`,
+			return each(ctx, tx, scanForm, `SELECT `+formCols+` FROM forms ORDER BY tenant_id, form_id`,
 				func(v tenants.Form) error { return fn(tenants.Item{Form: &v}) })
 		},
 		func() error {
-			return each(ctx, t.s.r, scanToken, `SELECT `+tokenCols+` FROM webhook_tokens ORDER BY created_at, id`,
+			return each(ctx, tx, scanToken, `SELECT `+tokenCols+` FROM webhook_tokens ORDER BY created_at, id`,
 				func(v tenants.WebhookToken) error { return fn(tenants.Item{Token: &v}) })
 		},
 		func() error {
-			return each(ctx, t.s.r, scanRecord, `SELECT `+recordCols+` FROM records ORDER BY rid`,
+			return each(ctx, tx, scanRecord, `SELECT `+recordCols+` FROM records ORDER BY rid`,
 				func(v recordRow) error { return fn(tenants.Item{Record: &v.rec}) })
 		},
 		func() error {
-			return each(ctx, t.s.r, scanAudit, `SELECT `+auditCols+` FROM audit ORDER BY seq`,
+			return each(ctx, tx, scanAudit, `SELECT `+auditCols+` FROM audit ORDER BY seq`,
 				func(v tenants.AuditEntry) error { return fn(tenants.Item{Audit: &v}) })
 		},
 	}
@@ -54,8 +61,8 @@ func (t *Transfer) Export(ctx context.Context, fn func(tenants.Item) error) erro
 }
 
 // each streams the rows of q to fn.
-func each[T any](ctx context.Context, db *sql.DB, scan func(scanner) (T, error), q string, fn func(T) error) error {
-	rows, err := db.QueryContext(ctx, q)
+func each[T any](ctx context.Context, q querier, scan func(scanner) (T, error), query string, fn func(T) error) error {
+	rows, err := q.QueryContext(ctx, query)
 	if err != nil {
 		return translate("export", err)
 	}
@@ -75,9 +82,9 @@ func each[T any](ctx context.Context, db *sql.DB, scan func(scanner) (T, error),
 // Import stores items in one transaction, skipping those whose id exists.
 func (t *Transfer) Import(ctx context.Context, items []tenants.Item) (int, error) {
 	added := 0
-	err := t.s.Writer.inTx(ctx, func(tx *sql.Tx) error {
+	err := t.s.Writer.inTx(ctx, func(tx *sql.Tx, st statements) error {
 		for _, it := range items {
-			n, err := importItem(ctx, tx, it)
+			n, err := importItem(ctx, tx, st, it)
 			if err != nil {
 				return err
 			}
@@ -91,7 +98,7 @@ func (t *Transfer) Import(ctx context.Context, items []tenants.Item) (int, error
 	return added, nil
 }
 
-func importItem(ctx context.Context, tx *sql.Tx, it tenants.Item) (int, error) {
+func importItem(ctx context.Context, tx *sql.Tx, st statements, it tenants.Item) (int, error) {
 	var res sql.Result
 	var err error
 	switch {
@@ -122,17 +129,17 @@ func importItem(ctx context.Context, tx *sql.Tx, it tenants.Item) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		stored, err := insertIngestion(ctx, tx, &ingestJob{in: tenants.Ingestion{Record: *it.Record}, d: d})
-		if stored {
-			return 1, err
+		j := &ingestJob{in: tenants.Ingestion{Record: *it.Record}, d: d}
+		if err := insertIngestions(ctx, st, []*ingestJob{j}); err != nil || !j.stored {
+			return 0, err
 		}
-		return 0, err
+		return 1, nil
 	case it.Audit != nil:
 		args, err := auditArgs(*it.Audit)
 		if err != nil {
 			return 0, err
 		}
-		res, err = tx.ExecContext(ctx, insertAudit, args...)
+		res, err = st.audit.ExecContext(ctx, args...)
 		if err != nil {
 			return 0, translate("import", err)
 		}

@@ -77,9 +77,15 @@ type wrkResult struct {
 
 func (r wrkResult) rps() float64 { return float64(r.Requests) / (float64(r.DurationUS) / 1e6) }
 
-func runWrk(ctx context.Context, url, key, out string, d time.Duration, conns int) (wrkResult, error) {
-	comment := strings.Repeat("x", 180)
-	script := fmt.Sprintf("BODY = %q\nPATH = %q\nKEY = %q\nOUT = %q\n", fmt.Sprintf(bodyFmt, comment), "/api/v1/forms/accept-submission", key, out) + luaScript
+// sharedPhone is the phone number every request of the shared-person run carries.
+const sharedPhone = "+4915199999999"
+
+func runWrk(ctx context.Context, url, key, out string, d time.Duration, conns int, shared bool) (wrkResult, error) {
+	body := fmt.Sprintf(bodyFmt, strings.Repeat("x", 180))
+	if shared {
+		body = strings.Replace(body, `"+49151%02d%06d"`, `"`+sharedPhone+`"`, 1)
+	}
+	script := fmt.Sprintf("BODY = %q\nPATH = %q\nKEY = %q\nOUT = %q\n", body, "/api/v1/forms/accept-submission", key, out) + luaScript
 	f, err := os.CreateTemp("", "bench-*.lua")
 	if err != nil {
 		return wrkResult{}, err
@@ -99,12 +105,9 @@ func runWrk(ctx context.Context, url, key, out string, d time.Duration, conns in
 		return wrkResult{}, fmt.Errorf("wrk output: %s", b)
 	}
 	var r wrkResult
-	fmt.Sscan(m[1], &r.Requests)
-	fmt.Sscan(m[2], &r.DurationUS)
-	fmt.Sscan(m[3], &r.P50)
-	fmt.Sscan(m[4], &r.P99)
-	fmt.Sscan(m[5], &r.Non200)
-	fmt.Sscan(m[6], &r.SocketErrors)
+	for i, dst := range []*int64{&r.Requests, &r.DurationUS, &r.P50, &r.P99, &r.Non200, &r.SocketErrors} {
+		fmt.Sscan(m[i+1], dst)
+	}
 	return r, nil
 }
 
@@ -128,6 +131,10 @@ func parseOnly() (string, func(), error) {
 	return "http://" + ln.Addr().String(), func() { _ = app.Shutdown() }, nil
 }
 
+// benchHTTP measures accept-submission under wrk on the embedded store, next to a Fiber
+// handler that only parses the same body (the ceiling, measured in the same run): once with a
+// new person per request, once with every request sharing one phone number. Every
+// acknowledged submission is read back, and the server's peak memory is reported.
 func benchHTTP(ctx context.Context, bin string, d time.Duration, conns int) error {
 	if d == 0 {
 		d = 15 * time.Second
@@ -140,17 +147,8 @@ func benchHTTP(ctx context.Context, bin string, d time.Duration, conns int) erro
 		return err
 	}
 	defer os.RemoveAll(dir)
-	t, err := cli(bin, dir, "tenant", "create", "--name", "Bench", "--rate-limit", "1000000")
+	_, key, err := provision(bin, dir, nil)
 	if err != nil {
-		return err
-	}
-	tid := t["id"].(string)
-	k, err := cli(bin, dir, "key", "create", "--tenant", tid, "--scopes", "all")
-	if err != nil {
-		return err
-	}
-	key := k["key"].(string)
-	if _, err := cli(bin, dir, "form", "create", "--tenant", tid, "--form-id", "petition"); err != nil {
 		return err
 	}
 	srv, err := startServer(ctx, bin, dir)
@@ -165,31 +163,38 @@ func benchHTTP(ctx context.Context, bin string, d time.Duration, conns int) erro
 	defer stopCeil()
 
 	fmt.Printf("wrk: 2 threads, %d connections, %s per run, ~1 KB body\n", conns, d)
-	ceil, err := runWrk(ctx, ceilURL, key, filepath.Join(dir, "ceil.ids"), d, conns)
+	ceil, err := runWrk(ctx, ceilURL, key, filepath.Join(dir, "ceil.ids"), d, conns, false)
 	if err != nil {
 		return err
 	}
-	report("parse-only Fiber handler", ceil)
-	out := filepath.Join(dir, "acked.ids")
-	real, err := runWrk(ctx, srv.url, key, out, d, conns)
-	if err != nil {
-		return err
+	report("parse-only Fiber handler (ceiling)", ceil)
+	for _, run := range []struct {
+		name   string
+		shared bool
+	}{{"accept-submission, a new person each", false}, {"accept-submission, one shared phone", true}} {
+		out := filepath.Join(dir, fmt.Sprintf("acked-%v.ids", run.shared))
+		r, err := runWrk(ctx, srv.url, key, out, d, conns, run.shared)
+		if err != nil {
+			return err
+		}
+		report(run.name, r)
+		fmt.Printf("%-40s ratio to the ceiling %.3f\n", "", r.rps()/ceil.rps())
+		missing, total, err := readBack(srv.url, key, out)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%-40s read back %d acknowledged submissions, %d missing\n", "", total, missing)
+		if missing > 0 {
+			return fmt.Errorf("%d acknowledged submissions are missing", missing)
+		}
 	}
-	report("accept-submission (embedded store)", real)
-	fmt.Printf("ratio to ceiling: %.3f\n", real.rps()/ceil.rps())
-	missing, total, err := readBack(srv.url, key, out)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("read-back: %d acknowledged submissions, %d missing\n", total, missing)
-	if missing > 0 {
-		return fmt.Errorf("%d acknowledged submissions are missing", missing)
-	}
+	rss, peak := srv.memory()
+	fmt.Printf("server memory: resident %.0f MiB now, peak %.0f MiB\n", rss, peak)
 	return nil
 }
 
 func report(name string, r wrkResult) {
-	fmt.Printf("%-38s %8.0f req/s  p50 %6.1f ms  p99 %6.1f ms  requests %d  non-200 %d  socket errors %d\n",
+	fmt.Printf("%-40s %8.0f req/s  p50 %6.1f ms  p99 %6.1f ms  requests %d  non-200 %d  socket errors %d\n",
 		name, r.rps(), float64(r.P50)/1000, float64(r.P99)/1000, r.Requests, r.Non200, r.SocketErrors)
 }
 

@@ -1,6 +1,7 @@
-// Command bench measures consentforms on this machine and prints numbers for the closing
-// notes: `bench http` (accept-submission under wrk next to a parse-only ceiling) and
-// `bench store` (erasure and unsubscribe latency with 100k records per type).
+// Command bench measures consentforms on this machine: `bench http` (accept-submission under
+// wrk next to a parse-only ceiling, with new persons and with one shared phone number),
+// `bench store` (person operations, admin pages, audit export and restart with 120k records)
+// and `bench crash` (SIGKILL under load loses no acknowledged submission).
 package main
 
 import (
@@ -10,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 func main() {
@@ -23,14 +25,15 @@ func main() {
 
 func run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: bench http|store [-bin path]")
+		return fmt.Errorf("usage: bench http|store|crash [-bin path]")
 	}
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	bin := fs.String("bin", "bin/consentforms", "the consentforms binary")
 	dur := fs.Duration("d", 0, "wrk duration per run (http; default 15s)")
 	conns := fs.Int("c", 64, "wrk connections (http)")
-	people := fs.Int("people", 50000, "persons to seed, each with 2 records per type (store)")
+	people := fs.Int("people", 15000, "persons to seed, each with 2 records per type (store)")
 	samples := fs.Int("n", 30, "timed operations of each kind (store)")
+	keep := fs.String("keep", "", "seed into this data dir and keep it afterwards (store)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -38,8 +41,12 @@ func run(ctx context.Context, args []string) error {
 	case "http":
 		return benchHTTP(ctx, *bin, *dur, *conns)
 	case "store":
-		_, _ = people, samples
-		return fmt.Errorf("store benchmark: being rebuilt")
+		return benchStore(ctx, *bin, *people, *samples, *keep)
+	case "crash":
+		if *dur == 0 {
+			*dur = 5 * time.Second
+		}
+		return benchCrash(ctx, *bin, *dur, nil, "SQLite")
 	default:
 		return fmt.Errorf("unknown benchmark %q", args[0])
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -12,13 +13,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 )
 
 // server is the real consentforms binary running on a data dir.
 type server struct {
 	bin, dir, url string
+	env           []string
 	cmd           *exec.Cmd
+	ready         time.Duration // from start to the first 200 of /readyz
 }
 
 func freeAddr() (string, error) {
@@ -30,26 +34,30 @@ func freeAddr() (string, error) {
 	return ln.Addr().String(), nil
 }
 
-func startServer(ctx context.Context, bin, dir string) (*server, error) {
+// startServer starts the binary on dir with env added and waits until it is ready.
+func startServer(ctx context.Context, bin, dir string, env ...string) (*server, error) {
 	addr, err := freeAddr()
 	if err != nil {
 		return nil, err
 	}
-	s := &server{bin: bin, dir: dir, url: "http://" + addr}
+	s := &server{bin: bin, dir: dir, url: "http://" + addr, env: env}
 	s.cmd = exec.CommandContext(ctx, bin, "serve")
-	s.cmd.Env = append(os.Environ(), "CONSENTFORMS_DATA_DIR="+dir, "CONSENTFORMS_ADDR="+addr,
-		"CONSENTFORMS_ADMIN_EMAIL=bench@example.com", "CONSENTFORMS_ADMIN_PASSWORD=bench-password")
+	s.cmd.Env = append(append(os.Environ(), "CONSENTFORMS_DATA_DIR="+dir, "CONSENTFORMS_ADDR="+addr,
+		"CONSENTFORMS_ADMIN_EMAIL=bench@example.com", "CONSENTFORMS_ADMIN_PASSWORD=bench-password"), env...)
 	s.cmd.Stdout = io.Discard
-	if f, err := os.Create(filepath.Join(dir, "server.log")); err == nil {
+	if f, err := os.OpenFile(filepath.Join(dir, "server.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
 		s.cmd.Stderr = f
 	}
+	start := time.Now()
 	if err := s.cmd.Start(); err != nil {
 		return nil, err
 	}
-	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if resp, err := http.Get(s.url + "/readyz"); err == nil {
+	client := http.Client{Timeout: time.Second}
+	for deadline := start.Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if resp, err := client.Get(s.url + "/readyz"); err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {
+				s.ready = time.Since(start)
 				return s, nil
 			}
 		}
@@ -58,15 +66,44 @@ func startServer(ctx context.Context, bin, dir string) (*server, error) {
 	return nil, fmt.Errorf("server did not become ready")
 }
 
+// stop shuts the server down as an operator would (SIGTERM).
 func (s *server) stop() {
-	_ = s.cmd.Process.Signal(os.Interrupt)
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
 	_ = s.cmd.Wait()
 }
 
-// cli runs a provisioning command of the binary on the same data dir.
-func cli(bin, dir string, args ...string) (map[string]any, error) {
+// kill ends the server at once (SIGKILL): no shutdown code runs.
+func (s *server) kill() {
+	_ = s.cmd.Process.Kill()
+	_ = s.cmd.Wait()
+}
+
+// memory returns the server's resident set now and at its peak, in MiB.
+func (s *server) memory() (rss, peak float64) {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	if err != nil {
+		return 0, 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var kb float64
+		switch {
+		case strings.HasPrefix(sc.Text(), "VmRSS:"):
+			fmt.Sscanf(strings.TrimPrefix(sc.Text(), "VmRSS:"), "%f", &kb)
+			rss = kb / 1024
+		case strings.HasPrefix(sc.Text(), "VmHWM:"):
+			fmt.Sscanf(strings.TrimPrefix(sc.Text(), "VmHWM:"), "%f", &kb)
+			peak = kb / 1024
+		}
+	}
+	return rss, peak
+}
+
+// cli runs a provisioning command of the binary on the same data dir and store.
+func cli(bin, dir string, env []string, args ...string) (map[string]any, error) {
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "CONSENTFORMS_DATA_DIR="+dir)
+	cmd.Env = append(append(os.Environ(), "CONSENTFORMS_DATA_DIR="+dir), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
@@ -76,17 +113,48 @@ func cli(bin, dir string, args ...string) (map[string]any, error) {
 	return m, json.Unmarshal(out.Bytes(), &m)
 }
 
-// post sends a JSON body with the key and returns status and body.
-func post(url, key string, body any) (int, []byte, error) {
-	b, _ := json.Marshal(body)
-	req, _ := http.NewRequest("POST", url, bytes.NewReader(b))
+// provision creates a tenant with a form "petition", an API key with every scope and a
+// tenant admin, and returns the tenant id and the key.
+func provision(bin, dir string, env []string) (tenantID, key string, err error) {
+	t, err := cli(bin, dir, env, "tenant", "create", "--name", "Bench", "--rate-limit", "1000000")
+	if err != nil {
+		return "", "", err
+	}
+	tenantID = t["id"].(string)
+	k, err := cli(bin, dir, env, "key", "create", "--tenant", tenantID, "--scopes", "all")
+	if err != nil {
+		return "", "", err
+	}
+	if _, err := cli(bin, dir, env, "form", "create", "--tenant", tenantID, "--form-id", "petition"); err != nil {
+		return "", "", err
+	}
+	_, err = cli(bin, dir, env, "staff", "create", "--email", staffEmail, "--password", staffPassword, "--role", "tenant_admin", "--tenant", tenantID)
+	return tenantID, k["key"].(string), err
+}
+
+const (
+	staffEmail    = "staff@bench.example"
+	staffPassword = "bench-password-1"
+)
+
+// call sends a request with the key and returns status, body and duration.
+func call(method, url, key string, body any) (int, []byte, time.Duration, error) {
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, url, rd)
 	req.Header.Set("Authorization", "Bearer "+key)
-	req.Header.Set("Content-Type", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	start := time.Now()
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, 0, err
 	}
 	defer resp.Body.Close()
 	rb, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, rb, nil
+	return resp.StatusCode, rb, time.Since(start), nil
 }

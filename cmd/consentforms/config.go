@@ -22,6 +22,7 @@ type Config struct {
 	SessionKey    string
 	AdminEmail    string
 	AdminPassword string
+	PprofAddr     string // Go profiler listener; empty = off
 }
 
 func configFrom(getenv func(string) string) Config {
@@ -42,6 +43,7 @@ func configFrom(getenv func(string) string) Config {
 		SessionKey:    getenv("CONSENTFORMS_SESSION_KEY"),
 		AdminEmail:    getenv("CONSENTFORMS_ADMIN_EMAIL"),
 		AdminPassword: getenv("CONSENTFORMS_ADMIN_PASSWORD"),
+		PprofAddr:     getenv("CONSENTFORMS_PPROF_ADDR"),
 	}
 }
 

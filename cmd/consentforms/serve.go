@@ -58,6 +58,13 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 		return err
 	}
 
+	if cfg.PprofAddr != "" {
+		stopPprof, err := startPprof(cfg.PprofAddr, log)
+		if err != nil {
+			return fmt.Errorf("profiler: %w", err)
+		}
+		defer stopPprof()
+	}
 	log.Info("listening", "addr", ln.Addr().String(), "store", storeName(cfg))
 	served := make(chan error, 1)
 	go func() { served <- app.Listener(ln) }()

@@ -148,7 +148,9 @@ type progress struct {
 	last time.Time
 }
 
-func newProgress(w io.Writer, verb string) *progress { return &progress{w: w, verb: verb, last: time.Now()} }
+func newProgress(w io.Writer, verb string) *progress {
+	return &progress{w: w, verb: verb, last: time.Now()}
+}
 
 func (p *progress) add(n int) {
 	p.n += n

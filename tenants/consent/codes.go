@@ -25,6 +25,10 @@ const (
 	codeGeneralDeadlineInvalid = "consent_to_general_contact_deadline_invalid"
 )
 
+// CodeTooManyIdentifiers refuses a record that carries more e-mail addresses and phone numbers
+// (its own and those in custom fields) than one record may.
+const CodeTooManyIdentifiers = "too_many_identifiers"
+
 // codeOrder is the canonical order; Codes is a copy so that callers cannot reorder it.
 var codeOrder = [...]string{
 	codeFormIDMissing,
@@ -51,6 +55,7 @@ var codeOrder = [...]string{
 	keyConsentSource + "_invalid",
 	keyConsentIPAddress + "_invalid",
 	keyConsentTimestamp + "_invalid",
+	CodeTooManyIdentifiers,
 }
 
 // Codes lists every validation code in the order responses list them.

@@ -35,13 +35,16 @@ func TestCodes(t *testing.T) {
 		}
 		seen[c] = true
 	}
-	if len(Codes) != 24 {
+	if len(Codes) != 25 {
 		t.Errorf("len(Codes) = %d", len(Codes))
 	}
-	for _, c := range Codes[14:] {
+	for _, c := range Codes[14:24] {
 		if !strings.HasSuffix(c, "_invalid") {
 			t.Errorf("field code %q", c)
 		}
+	}
+	if last := Codes[len(Codes)-1]; last != CodeTooManyIdentifiers {
+		t.Errorf("the record-wide code comes last: %q", last)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/anonymise"
+	"github.com/consentforms/consentforms/tenants/consent"
 )
 
 // Service runs the operations.
@@ -59,9 +60,6 @@ func (s *Service) Subject(tenantID string, id Identity) string {
 // request causes stays small whatever it sends.
 const MaxIdentifiers = 32
 
-// CodeTooManyIdentifiers is the validation code of a record over MaxIdentifiers.
-const CodeTooManyIdentifiers = "too_many_identifiers"
-
 // TooManyIdentifiers reports whether rec carries more than MaxIdentifiers identifiers.
 func TooManyIdentifiers(rec tenants.Record) bool {
 	emails, phones := anonymise.Identifiers(rec)
@@ -69,7 +67,7 @@ func TooManyIdentifiers(rec tenants.Record) bool {
 }
 
 // errTooManyIdentifiers is returned by Ingest for a record the handler should have refused.
-var errTooManyIdentifiers = &FieldError{Code: CodeTooManyIdentifiers,
+var errTooManyIdentifiers = &FieldError{Code: consent.CodeTooManyIdentifiers,
 	Message: fmt.Sprintf("A record may carry at most %d e-mail addresses and phone numbers.", MaxIdentifiers)}
 
 // Ingest stores a new record with its match keys and audit entries. stored is false for an
@@ -101,11 +99,9 @@ func (s *Service) Prepare(rec tenants.Record, actor, requestID string) tenants.I
 	if rec.Kind == tenants.KindFormSubmission {
 		action = tenants.ActionSubmissionAccepted
 	}
-	// Ids derived from the record: a store that cannot write the record and its entries in one
-	// transaction appends them again on a repeat, and an entry that exists is not appended twice.
 	entry := func(action, detail string) tenants.AuditEntry {
-		return tenants.AuditEntry{ID: action + ":" + rec.ID, Time: rec.CreatedAt, TenantID: rec.TenantID, Actor: actor,
-			Action: action, RecordIDs: []string{rec.PublicID}, Detail: detail, RequestID: requestID}
+		return tenants.AuditEntry{Time: rec.CreatedAt, TenantID: rec.TenantID, Actor: actor, Action: action,
+			RecordIDs: []string{rec.PublicID}, Detail: detail, RequestID: requestID}
 	}
 	in := tenants.Ingestion{Audit: []tenants.AuditEntry{entry(action, string(rec.Kind)+" form="+rec.FormID)}}
 	// One entry names every consent the record grants: the grants of one submission are one event.

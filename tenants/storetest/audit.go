@@ -12,6 +12,7 @@ var auditTests = map[string]func(t *testing.T, open Open){
 	"order, filters and pages": testAuditList,
 	"an id appends once":       testAuditIdempotent,
 	"streams":                  testAuditEach,
+	"streams a long log whole": testAuditEachLong,
 }
 
 // auditFixture appends, in this order: a1..a5 of tenant a and b1 of tenant b. a2 and a3 share
@@ -116,5 +117,40 @@ func testAuditEach(t *testing.T, open Open) {
 	})
 	if err != stop || details(seen) != "[a5 a4 a3 b1]" {
 		t.Errorf("EachAll = %s, %v; want a5 a4 a3 b1, then the callback's error", details(seen), err)
+	}
+}
+
+// testAuditEachLong: a stream longer than any page a store reads at once returns every entry
+// once, in order, also where many entries share a time (as a batch of submissions does).
+func testAuditEachLong(t *testing.T, open Open) {
+	s := open(t)
+	const n = 4321
+	entries := make([]tenants.AuditEntry, n)
+	for i := range entries {
+		// 100 entries per second: ties at every page boundary a store might choose.
+		entries[i] = tenants.AuditEntry{Time: t0.Add(sec(i / 100)), TenantID: "a", Actor: "key:1",
+			Action: tenants.ActionSubmissionAccepted, Detail: fmt.Sprint(i)}
+	}
+	for i := 0; i < n; i += 1000 {
+		must(t, s.Audit.Append(ctx, entries[i:min(n, i+1000)]...))
+	}
+	next := n - 1
+	must(t, s.Audit.Each(ctx, "a", tenants.AuditFilter{}, func(e tenants.AuditEntry) error {
+		if e.Detail != fmt.Sprint(next) {
+			return fmt.Errorf("entry %s where %d was due", e.Detail, next)
+		}
+		next--
+		return nil
+	}))
+	if next != -1 {
+		t.Errorf("the stream ended before entry %d", next)
+	}
+	var got []tenants.AuditEntry
+	must(t, s.Audit.Each(ctx, "a", tenants.AuditFilter{Skip: 10, Limit: 2500}, func(e tenants.AuditEntry) error {
+		got = append(got, e)
+		return nil
+	}))
+	if len(got) != 2500 || got[0].Detail != fmt.Sprint(n-11) || got[2499].Detail != fmt.Sprint(n-2510) {
+		t.Errorf("Skip 10, Limit 2500: %d entries from %s to %s", len(got), got[0].Detail, got[len(got)-1].Detail)
 	}
 }

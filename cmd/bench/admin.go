@@ -1,0 +1,114 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// staffClient is a signed-in admin UI session.
+type staffClient struct {
+	base   string
+	client *http.Client
+}
+
+var csrfField = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
+
+// signIn signs the bench's tenant admin in through the login form.
+func signIn(base string) (*staffClient, error) {
+	jar, _ := cookiejar.New(nil)
+	c := &staffClient{base: base, client: &http.Client{Jar: jar, Timeout: 60 * time.Second}}
+	resp, err := c.client.Get(base + "/admin/login")
+	if err != nil {
+		return nil, err
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	m := csrfField.FindSubmatch(page)
+	if m == nil {
+		return nil, fmt.Errorf("login page has no CSRF field")
+	}
+	resp, err = c.client.PostForm(base+"/admin/login", url.Values{"email": {staffEmail}, "password": {staffPassword}, "_csrf": {string(m[1])}})
+	if err != nil {
+		return nil, err
+	}
+	resp.Body.Close()
+	if resp.Request.URL.Path == "/admin/login" {
+		return nil, fmt.Errorf("sign-in failed: %d", resp.StatusCode)
+	}
+	return c, nil
+}
+
+// get fetches an admin page and returns its size and duration.
+func (c *staffClient) get(path string) (int, time.Duration, error) {
+	start := time.Now()
+	resp, err := c.client.Get(c.base + path)
+	if err != nil {
+		return 0, 0, err
+	}
+	n, err := io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	d := time.Since(start)
+	if err != nil {
+		return 0, 0, err
+	}
+	if resp.StatusCode != 200 {
+		return 0, 0, fmt.Errorf("GET %s: %d", path, resp.StatusCode)
+	}
+	return int(n), d, nil
+}
+
+// adminPages times each admin page that reads many records: the median of n loads.
+func adminPages(c *staffClient, submissionID string, n int) error {
+	pages := []struct{ name, path string }{
+		{"dashboard", "/admin/"},
+		{"submissions, first page", "/admin/submissions"},
+		{"submissions, page 1000 (deep)", "/admin/submissions?page=1000"},
+		{"submissions, form filter", "/admin/submissions?form=petition"},
+		{"submissions, e-mail consent granted", "/admin/submissions?consent=generalContactEmail&status=granted"},
+		{"submissions, e-mail consent expired", "/admin/submissions?consent=generalContactEmail&status=expired"},
+		{"submissions, e-mail consent revoked", "/admin/submissions?consent=generalContactEmail&status=revoked"},
+		{"submissions, any consent not granted", "/admin/submissions?status=not_granted"},
+		{"submission detail", "/admin/submissions/" + url.PathEscape(submissionID)},
+		{"audit log", "/admin/audit"},
+		{"audit log, page 1000", "/admin/audit?page=1000"},
+		{"audit log, action filter", "/admin/audit?action=gdpr.anonymised"},
+		{"audit log, actor filter", "/admin/audit?actor=key%3Abench"},
+		{"audit log, date range", "/admin/audit?from=" + time.Now().UTC().Format(time.DateOnly) + "&to=" + time.Now().UTC().Format(time.DateOnly)},
+	}
+	for _, p := range pages {
+		var ds []time.Duration
+		for range n {
+			if _, d, err := c.get(p.path); err != nil {
+				return err
+			} else {
+				ds = append(ds, d)
+			}
+		}
+		printLatency("admin: "+p.name, ds)
+	}
+	return nil
+}
+
+// auditExport downloads the whole audit log as CSV and reports rows per second.
+func auditExport(c *staffClient) error {
+	start := time.Now()
+	resp, err := c.client.Get(c.base + "/admin/audit/export.csv")
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	d := time.Since(start)
+	rows := strings.Count(string(b), "\n") - 1
+	fmt.Printf("%-44s %d rows in %.2f s: %.0f rows/s\n", "admin: audit CSV export, whole log", rows, d.Seconds(), float64(rows)/d.Seconds())
+	return nil
+}
