@@ -43,7 +43,9 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// startServer starts a server and stops it when the test ends, checking a clean exit.
+// startServer starts a server on a fresh store and stops it when the test ends, checking a
+// clean exit. The store is the embedded one, or a fresh database of the MongoDB stand-in when
+// the suite runs against MongoDB (CONSENTFORMS_TEST_STORE=mongo).
 func startServer(t *testing.T, env ...string) *testServer {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "cf")
@@ -51,6 +53,12 @@ func startServer(t *testing.T, env ...string) *testServer {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	return startOn(t, dir, append(storeEnv(t), env...)...)
+}
+
+// startOn starts a server on dir with env ("KEY=value") and stops it when the test ends.
+func startOn(t *testing.T, dir string, env ...string) *testServer {
+	t.Helper()
 	s := &testServer{t: t, Dir: dir, stdout: &syncBuffer{}, stderr: &syncBuffer{},
 		env: map[string]string{"CONSENTFORMS_DATA_DIR": dir, "CONSENTFORMS_ADMIN_EMAIL": "root@example.com", "CONSENTFORMS_ADMIN_PASSWORD": "root-password-1"}}
 	for _, kv := range env {
