@@ -1,0 +1,52 @@
+package mongo
+
+import (
+	"context"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+)
+
+// APIKeys is the apikeys collection, keyed by the key id that every plaintext key carries,
+// so authentication is one _id read.
+type APIKeys struct{ c *mongo.Collection }
+
+var _ tenants.KeyRepo = (*APIKeys)(nil)
+
+// Insert stores a new key; ErrConflict when the id is taken.
+func (r *APIKeys) Insert(ctx context.Context, k tenants.APIKey) error {
+	_, err := r.c.InsertOne(ctx, k)
+	return translate("insert api key", err)
+}
+
+// Lookup returns the key with id, of any tenant: authentication does not know the tenant
+// before it has the key.
+func (r *APIKeys) Lookup(ctx context.Context, id string) (tenants.APIKey, error) {
+	var k tenants.APIKey
+	err := r.c.FindOne(ctx, byID(id)).Decode(&k)
+	return k, translate("lookup api key", err)
+}
+
+// Get returns the tenant's key with id.
+func (r *APIKeys) Get(ctx context.Context, tenantID, id string) (tenants.APIKey, error) {
+	var k tenants.APIKey
+	err := r.c.FindOne(ctx, ofTenant(tenantID, id)).Decode(&k)
+	return k, translate("get api key", err)
+}
+
+// List returns the tenant's keys, newest first.
+func (r *APIKeys) List(ctx context.Context, tenantID string) ([]tenants.APIKey, error) {
+	return findAll[tenants.APIKey](ctx, r.c, "list api keys", bson.D{{Key: "tenantId", Value: tenantID}}, newestFirst())
+}
+
+// Revoke marks the tenant's key revoked at now.
+func (r *APIKeys) Revoke(ctx context.Context, tenantID, id string, now time.Time) error {
+	return updateOne(ctx, r.c, "revoke api key", ofTenant(tenantID, id), bson.D{{Key: "$set", Value: bson.D{{Key: "revokedAt", Value: now}}}})
+}
+
+// Touch records the key's last use; it names no tenant, as Lookup does.
+func (r *APIKeys) Touch(ctx context.Context, id string, now time.Time) error {
+	return updateOne(ctx, r.c, "touch api key", byID(id), bson.D{{Key: "$set", Value: bson.D{{Key: "lastUsedAt", Value: now}}}})
+}

@@ -1,0 +1,193 @@
+package mongo
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+)
+
+// Audit is the append-only audit log: one document per entry, _id the entry's id, read
+// newest first through an index per filter (tenant, tenant+action, tenant+actor, and time
+// alone for the platform admin).
+type Audit struct {
+	c   *mongo.Collection
+	seq *sequence
+}
+
+var _ tenants.AuditRepo = (*Audit)(nil)
+
+// auditDoc is an entry as stored. Seq orders the entries of one time in order of append:
+// entry ids need not sort (a job's ids are derived from what it records).
+type auditDoc struct {
+	tenants.AuditEntry `bson:",inline"`
+	Seq                int64 `bson:"seq"`
+}
+
+// sequence numbers appends: the clock in nanoseconds, moved past the last number handed out,
+// so that numbers increase within a process and follow the clock across processes.
+type sequence struct {
+	mu   sync.Mutex
+	last int64
+}
+
+// take reserves n consecutive numbers and returns the first.
+func (s *sequence) take(n int) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	first := max(time.Now().UnixNano(), s.last+1)
+	s.last = first + int64(n) - 1
+	return first
+}
+
+// Append stores entries; one whose id exists is not stored again, so a repeated job appends
+// nothing twice. An entry without an id gets a fresh one.
+func (r *Audit) Append(ctx context.Context, entries ...tenants.AuditEntry) error {
+	for _, err := range r.insert(ctx, entries) {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insert appends entries in one unordered write and returns each entry's error: nil when it
+// was stored or its id exists, the write's error for all when the whole write failed.
+func (r *Audit) insert(ctx context.Context, entries []tenants.AuditEntry) []error {
+	errs := make([]error, len(entries))
+	if len(entries) == 0 {
+		return errs
+	}
+	_, err := r.c.InsertMany(ctx, r.docs(entries), options.InsertMany().SetOrdered(false))
+	if err == nil {
+		return errs
+	}
+	byIndex, ok := writeErrors(err)
+	for i := range errs {
+		switch code, failed := byIndex[i]; {
+		case !ok:
+			errs[i] = translate("append audit", err)
+		case failed && code != codeDuplicateKey:
+			errs[i] = writeError("append audit", code)
+		}
+	}
+	return errs
+}
+
+// docs numbers entries in order and gives each without an id a fresh one.
+func (r *Audit) docs(entries []tenants.AuditEntry) []any {
+	seq := r.seq.take(len(entries))
+	docs := make([]any, len(entries))
+	for i, e := range entries {
+		if e.ID == "" {
+			e.ID = tenants.NewAuditID(e.Time)
+		}
+		docs[i] = auditDoc{AuditEntry: e, Seq: seq + int64(i)}
+	}
+	return docs
+}
+
+// exists reports whether the tenant's entry with id is stored.
+func (r *Audit) exists(ctx context.Context, tenantID, id string) (bool, error) {
+	err := r.c.FindOne(ctx, ofTenant(tenantID, id), options.FindOne().SetProjection(bson.D{asc("_id")})).Err()
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return false, nil
+	}
+	return err == nil, translate("find audit entry", err)
+}
+
+// List returns the tenant's entries matching f, newest first.
+func (r *Audit) List(ctx context.Context, tenantID string, f tenants.AuditFilter) ([]tenants.AuditEntry, error) {
+	return r.list(ctx, &tenantID, f)
+}
+
+// ListAll returns every tenant's entries matching f, newest first.
+func (r *Audit) ListAll(ctx context.Context, f tenants.AuditFilter) ([]tenants.AuditEntry, error) {
+	return r.list(ctx, nil, f)
+}
+
+func (r *Audit) list(ctx context.Context, tenantID *string, f tenants.AuditFilter) ([]tenants.AuditEntry, error) {
+	var out []tenants.AuditEntry
+	err := r.each(ctx, tenantID, f, func(e tenants.AuditEntry) error {
+		out = append(out, e)
+		return nil
+	})
+	return out, err
+}
+
+// Each streams the tenant's entries matching f to fn, newest first.
+func (r *Audit) Each(ctx context.Context, tenantID string, f tenants.AuditFilter, fn func(tenants.AuditEntry) error) error {
+	return r.each(ctx, &tenantID, f, fn)
+}
+
+// EachAll streams every tenant's entries matching f to fn, newest first.
+func (r *Audit) EachAll(ctx context.Context, f tenants.AuditFilter, fn func(tenants.AuditEntry) error) error {
+	return r.each(ctx, nil, f, fn)
+}
+
+// each reads the entries matching f newest first; a nil tenantID spans tenants.
+func (r *Audit) each(ctx context.Context, tenantID *string, f tenants.AuditFilter, fn func(tenants.AuditEntry) error) error {
+	opts := options.Find().SetSort(bson.D{desc("time"), desc("seq")}).SetSkip(f.Skip)
+	if f.Limit > 0 {
+		opts.SetLimit(f.Limit)
+	}
+	return eachDoc(ctx, r.c, "list audit", auditFilter(tenantID, f), opts, func(d auditDoc) error { return fn(d.AuditEntry) })
+}
+
+// auditFilter is the filter of f, the tenant first.
+func auditFilter(tenantID *string, f tenants.AuditFilter) bson.D {
+	filter := bson.D{}
+	if tenantID != nil {
+		filter = append(filter, bson.E{Key: "tenantId", Value: *tenantID})
+	}
+	if f.Action != "" {
+		filter = append(filter, bson.E{Key: "action", Value: f.Action})
+	}
+	if f.Actor != "" {
+		filter = append(filter, bson.E{Key: "actor", Value: f.Actor})
+	}
+	span := bson.D{}
+	if !f.From.IsZero() {
+		span = append(span, bson.E{Key: "$gte", Value: f.From})
+	}
+	if !f.To.IsZero() {
+		span = append(span, bson.E{Key: "$lt", Value: f.To})
+	}
+	if len(span) > 0 {
+		filter = append(filter, bson.E{Key: "time", Value: span})
+	}
+	return filter
+}
+
+// eachDoc streams the documents matching filter to fn, decoded as T, without holding them all.
+func eachDoc[T any](ctx context.Context, c *mongo.Collection, op string, filter bson.D, opts *options.FindOptionsBuilder, fn func(T) error) error {
+	cur, err := c.Find(ctx, filter, opts)
+	if err != nil {
+		return translate(op, err)
+	}
+	defer cur.Close(context.WithoutCancel(ctx))
+	for cur.Next(ctx) {
+		var v T
+		if err := cur.Decode(&v); err != nil {
+			return translate(op, err)
+		}
+		if err := fn(v); err != nil {
+			return err
+		}
+	}
+	return translate(op, cur.Err())
+}
+
+// suffixed is the id of the i-th of several entries written under one id.
+func suffixed(id string, i int) string {
+	if i == 0 {
+		return id
+	}
+	return id + "-" + strconv.Itoa(i)
+}

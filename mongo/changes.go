@@ -1,0 +1,195 @@
+package mongo
+
+import (
+	"context"
+
+	"github.com/consentforms/consentforms/tenants"
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+)
+
+// casAttempts bounds how often a change to one record is tried again after another writer
+// changed it first.
+const casAttempts = 5
+
+// change is a record as read and as a Change makes it.
+type change struct {
+	doc     recordDoc
+	before  tenants.Record
+	after   tenants.Record
+	changed bool
+}
+
+// prepare applies ch to a copy of d.
+func prepare(d recordDoc, ch tenants.Change) (change, error) {
+	c := change{doc: d}
+	var err error
+	if c.before, err = d.record(); err != nil {
+		return c, err
+	}
+	cp, err := d.copied()
+	if err != nil {
+		return c, err
+	}
+	if c.after, err = cp.record(); err != nil {
+		return c, err
+	}
+	c.changed, err = ch.Apply(&c.after)
+	return c, err
+}
+
+func afters(cs []change) []tenants.Record {
+	out := make([]tenants.Record, len(cs))
+	for i, c := range cs {
+		out[i] = c.after
+	}
+	return out
+}
+
+// atRev is the filter of the record d at the revision d was read.
+func atRev(d recordDoc) bson.D {
+	return bson.D{{Key: "tenantId", Value: d.TenantID}, {Key: "_id", Value: d.ID}, {Key: "rev", Value: d.Rev}}
+}
+
+// cas applies update to the record d if it is still at the revision d was read, and reports
+// whether it was. On MongoDB the condition and the write are one atomic step, so of writers
+// racing from one revision one wins; FerretDB checks the condition before the write, not with
+// it, so there both may win. Erasure claims, which must never be won twice, are therefore
+// inserts (see claims), atomic on both.
+func (w *Writer) cas(ctx context.Context, d recordDoc, update bson.D) (bool, error) {
+	c, err := w.s.Records.col(d.Kind)
+	if err != nil {
+		return false, err
+	}
+	res, err := c.UpdateOne(ctx, atRev(d), update)
+	if err != nil {
+		return false, translate("update record", err)
+	}
+	return res.MatchedCount == 1, nil
+}
+
+// setConsents is the update storing rec's consents and next deadline as a new revision.
+func setConsents(rec tenants.Record) bson.D {
+	return bson.D{{Key: "$set", Value: bson.D{{Key: "consents", Value: rec.Consents},
+		{Key: "nextDeadline", Value: rec.Consents.NextDeadline()}}}, {Key: "$inc", Value: bson.D{{Key: "rev", Value: 1}}}}
+}
+
+// Revoke implements tenants.Writer: ch is applied to every record first (an Apply that fails
+// writes nothing), then each record's consents are rewritten conditionally on the revision
+// read (a record changed meanwhile is read again and the change applied to it), then the audit
+// entries are appended. A revocation changes consents only: nothing else is written. A stop
+// between the rewrites and the audit entries loses the entries (the records still say when and
+// by what they were revoked), and a repeat, changing nothing, appends none.
+func (w *Writer) Revoke(ctx context.Context, ch tenants.Change) ([]tenants.Record, error) {
+	docs, err := w.s.Records.findDocs(ctx, ch.TenantID, ch.MatchKeys, ch.Kinds)
+	if err != nil {
+		return nil, err
+	}
+	var todo []change
+	for _, d := range docs {
+		c, err := prepare(d, ch)
+		if err != nil {
+			return nil, err
+		}
+		if c.changed {
+			todo = append(todo, c)
+		}
+	}
+	var changed []tenants.Record
+	for _, c := range todo {
+		ok, err := w.revoke(ctx, ch, c)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			changed = append(changed, c.after)
+		}
+	}
+	if len(changed) > 0 {
+		if err := w.s.Audit.Append(ctx, ch.Audit(changed)...); err != nil {
+			return nil, err
+		}
+	}
+	return changed, nil
+}
+
+// revoke stores c's consents; false when, read again, the record needs no change.
+func (w *Writer) revoke(ctx context.Context, ch tenants.Change, c change) (bool, error) {
+	for range casAttempts {
+		ok, err := w.cas(ctx, c.doc, setConsents(c.after))
+		if err != nil || ok {
+			return ok, err
+		}
+		d, err := w.s.Records.getDoc(ctx, c.doc.TenantID, c.doc.Kind, c.doc.ID)
+		if err != nil {
+			return false, err
+		}
+		if !d.carries(ch.MatchKeys) {
+			return false, nil
+		}
+		if c, err = prepare(d, ch); err != nil || !c.changed {
+			return false, err
+		}
+	}
+	return false, errBusy("revoke")
+}
+
+// Expire implements tenants.Writer. Per collection it reads the due records through the
+// next-deadline index, run.Limit at a time, across tenants. For each, the audit entries go
+// first (their ids are deterministic, so a repeat appends nothing twice), then the consents
+// and the recomputed next deadline, conditional on the revision read: a stop in between
+// leaves the record due, and the next run completes it.
+func (w *Writer) Expire(ctx context.Context, run tenants.ExpiryRun) (int, error) {
+	limit := max(run.Limit, 1)
+	total := 0
+	for _, kind := range tenants.Kinds {
+		c, err := w.s.Records.col(kind)
+		if err != nil {
+			return total, err
+		}
+		for {
+			due, err := findAll[recordDoc](ctx, c, "due records", bson.D{{Key: "nextDeadline", Value: bson.D{{Key: "$lte", Value: run.Now}}}},
+				options.Find().SetSort(bson.D{asc("nextDeadline")}).SetLimit(int64(limit)))
+			if err != nil {
+				return total, err
+			}
+			lost := false
+			for _, d := range due {
+				n, ok, err := w.expire(ctx, d, run)
+				if err != nil {
+					return total, err
+				}
+				total += n
+				lost = lost || !ok
+			}
+			// A record changed meanwhile is still due: read again.
+			if len(due) < limit && !lost {
+				break
+			}
+		}
+	}
+	return total, nil
+}
+
+// expire records the expiry of d's due consents; ok is false when d changed meanwhile.
+func (w *Writer) expire(ctx context.Context, d recordDoc, run tenants.ExpiryRun) (n int, ok bool, err error) {
+	cp, err := d.copied()
+	if err != nil {
+		return 0, false, err
+	}
+	rec, err := cp.record()
+	if err != nil {
+		return 0, false, err
+	}
+	names := rec.Consents.ExpireDue(run.Now)
+	if len(names) > 0 {
+		if err := w.s.Audit.Append(ctx, run.Audit(rec, names)...); err != nil {
+			return 0, false, err
+		}
+	}
+	// Written even when nothing expired, so that the next deadline is recomputed.
+	if ok, err = w.cas(ctx, d, setConsents(rec)); err != nil || !ok {
+		return 0, ok, err
+	}
+	return len(names), true, nil
+}

@@ -1,0 +1,225 @@
+package mongo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+)
+
+// claimLease is how long an erasure's claim on a record holds while its audit entry is
+// missing: past it, the erasure that claimed has stopped (eraseTimeout ended it), and another
+// may take the record over and count it.
+const claimLease = 2 * time.Minute
+
+// eraseTimeout bounds one erasure, well inside claimLease, so that an erasure still running
+// never sees its claims taken over.
+const eraseTimeout = 30 * time.Second
+
+// eraseHooks stop an erasure between its steps, as a crash would; set by tests only.
+type eraseHooks struct {
+	afterClaim, afterAudit func() error
+}
+
+// Erase implements tenants.Writer without a transaction, so that each record is counted by
+// one call only, whatever runs at once and wherever a call stops:
+//
+//  1. Find the tenant's records carrying the keys and apply ch to copies of them; if any
+//     Apply fails, nothing has been written.
+//  2. Claim each record for this erasure, whose id is E (see claims). A record claimed by
+//     another erasure X counts for X: when X's audit entry exists, X counted it and only its
+//     stripping is left to finish; when it does not and the claim is older than claimLease, X
+//     stopped before its audit entry and this erasure takes the record over and counts it; a
+//     fresh claim belongs to an erasure still running and is left to it.
+//  3. Append ch.Audit of the records claimed here, the first entry under id E (more as E-1,
+//     E-2, …), so that whether E was counted can be looked up.
+//  4. Replace each record claimed here, and each left to finish, by its changed version,
+//     conditional on the revision read; stripped, it no longer carries the keys and is not
+//     found. Then remove its claims.
+//
+// A stop after 2 leaves claims without an entry: a repeat within the lease counts nothing
+// and leaves the records, one after it counts them once. A stop after 3 leaves audited
+// records unstripped: a repeat strips them, counting nothing. A stop in 4 leaves claims of
+// records no longer found, which nothing reads. (An Audit returning no entry leaves nothing
+// to look up: after a stop in 3–4 a repeat past the lease would count its records again.)
+func (w *Writer) Erase(ctx context.Context, ch tenants.Change) ([]tenants.Record, error) {
+	ctx, cancel := context.WithTimeout(ctx, eraseTimeout)
+	defer cancel()
+	docs, err := w.s.Records.findDocs(ctx, ch.TenantID, ch.MatchKeys, ch.Kinds)
+	if err != nil {
+		return nil, err
+	}
+	var todo []change
+	for _, d := range docs {
+		c, err := prepare(d, ch)
+		if err != nil {
+			return nil, err
+		}
+		if c.changed {
+			todo = append(todo, c)
+		}
+	}
+	now := w.s.now()
+	e := &erasure{w: w, ch: ch, id: tenants.NewAuditID(now), now: now, audited: map[string]bool{}}
+	var mine, finish []change
+	for _, c := range todo {
+		c, whose, err := e.claim(ctx, c)
+		switch {
+		case err != nil:
+			return nil, err
+		case whose == ours:
+			mine = append(mine, c)
+		case whose == finishing:
+			finish = append(finish, c)
+		}
+	}
+	if err := runHook(w.s.hooks.afterClaim); err != nil {
+		return nil, err
+	}
+	if len(mine) > 0 {
+		entries := ch.Audit(afters(mine))
+		for i := range entries {
+			entries[i].ID = suffixed(e.id, i)
+		}
+		if err := w.s.Audit.Append(ctx, entries...); err != nil {
+			return nil, err
+		}
+	}
+	if err := runHook(w.s.hooks.afterAudit); err != nil {
+		return nil, err
+	}
+	for _, c := range append(mine, finish...) {
+		if err := e.strip(ctx, c); err != nil {
+			return nil, err
+		}
+	}
+	before := make([]tenants.Record, len(mine))
+	for i, c := range mine {
+		before[i] = c.before
+	}
+	return before, nil
+}
+
+// erasure is one call of Erase.
+type erasure struct {
+	w       *Writer
+	ch      tenants.Change
+	id      string
+	now     time.Time
+	audited map[string]bool // erasure ids whose audit entry exists
+}
+
+// whose says which erasure a record counts for.
+type whose int
+
+const (
+	others    whose = iota // claimed by an erasure still running, or stripped meanwhile
+	ours                   // claimed by this erasure: counted here
+	finishing              // counted by an erasure that stopped after its audit entry
+)
+
+// claim claims c's record for this erasure, or tells whose it is.
+func (e *erasure) claim(ctx context.Context, c change) (change, whose, error) {
+	tenantID, recordID := c.doc.TenantID, c.doc.ID
+	for range casAttempts {
+		gen := 0
+		last, found, err := e.w.s.claims.latest(ctx, tenantID, recordID)
+		if err != nil {
+			return c, others, err
+		}
+		if found {
+			done, err := e.isAudited(ctx, last.ErasureID)
+			switch {
+			case err != nil:
+				return c, others, err
+			case done:
+				return c, finishing, nil
+			case e.now.Sub(last.At) < claimLease:
+				return c, others, nil
+			}
+			gen = last.Gen + 1
+		}
+		won, err := e.w.s.claims.insert(ctx, tenantID, recordID, gen, e.id, e.now)
+		if err != nil {
+			return c, others, err
+		}
+		if !won {
+			continue // another erasure claimed it first: see whose it is now
+		}
+		// Read it again: an erasure that finished after this one read it has stripped it (and
+		// removed its claims, which is how this claim could be won), and the change is applied
+		// to the record as it is now.
+		if c, err = e.reread(ctx, c); err != nil || !c.changed {
+			return c, others, errors.Join(err, e.w.s.claims.drop(ctx, tenantID, recordID, gen))
+		}
+		return c, ours, nil
+	}
+	return c, others, errBusy("erase")
+}
+
+// strip replaces the record by its changed version, then removes its claims.
+func (e *erasure) strip(ctx context.Context, c change) error {
+	tenantID, recordID := c.doc.TenantID, c.doc.ID
+	for range casAttempts {
+		d, err := toDoc(c.after)
+		if err != nil {
+			return err
+		}
+		d.Rev = c.doc.Rev + 1
+		col, _ := e.w.s.Records.col(c.doc.Kind)
+		res, err := col.ReplaceOne(ctx, atRev(c.doc), d)
+		if err != nil {
+			return translate("strip record", err)
+		}
+		if res.MatchedCount == 1 {
+			return e.w.s.claims.release(ctx, tenantID, recordID)
+		}
+		// A revocation or the expiry job changed it since: apply the change to what it is now.
+		if c, err = e.reread(ctx, c); err != nil {
+			return err
+		}
+		if !c.changed {
+			return e.w.s.claims.release(ctx, tenantID, recordID)
+		}
+	}
+	return errBusy("erase")
+}
+
+// reread reads c's record again and applies the change to it; unchanged when the record no
+// longer carries the keys (another erasure stripped it).
+func (e *erasure) reread(ctx context.Context, c change) (change, error) {
+	d, err := e.w.s.Records.getDoc(ctx, c.doc.TenantID, c.doc.Kind, c.doc.ID)
+	if errors.Is(err, tenants.ErrNotFound) || (err == nil && !d.carries(e.ch.MatchKeys)) {
+		return change{}, nil
+	}
+	if err != nil {
+		return change{}, err
+	}
+	return prepare(d, e.ch)
+}
+
+// isAudited reports whether erasure id's audit entry exists, that is, whether it counted
+// the records it claimed.
+func (e *erasure) isAudited(ctx context.Context, id string) (bool, error) {
+	if done, ok := e.audited[id]; ok {
+		return done, nil
+	}
+	done, err := e.w.s.Audit.exists(ctx, e.ch.TenantID, id)
+	if err == nil {
+		e.audited[id] = done
+	}
+	return done, err
+}
+
+func runHook(hook func() error) error {
+	if hook == nil {
+		return nil
+	}
+	return hook()
+}
+
+func errBusy(op string) error {
+	return fmt.Errorf("%s: a record was changed by others %d times in a row", op, casAttempts)
+}

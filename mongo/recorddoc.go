@@ -1,0 +1,116 @@
+package mongo
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// recordDoc is a record as stored. Payload and Fields are free-form JSON from clients, kept
+// as JSON text: document stores restrict field names ('.' and '$' are refused by some), and
+// text keeps whatever JSON a client sends exactly, without ever failing a write.
+type recordDoc struct {
+	ID           string           `bson:"_id"`
+	TenantID     string           `bson:"tenantId"`
+	Kind         tenants.Kind     `bson:"kind"`
+	PublicID     string           `bson:"publicId"`
+	FormID       string           `bson:"formId"`
+	CreatedAt    time.Time        `bson:"createdAt"`
+	Contact      tenants.Contact  `bson:"contact"`
+	Address      tenants.Address  `bson:"address"`
+	Consents     tenants.Consents `bson:"consents"`
+	Payload      string           `bson:"payload"`
+	Fields       string           `bson:"fields"`
+	MatchKeys    []string         `bson:"matchKeys"`
+	AnonymisedAt *time.Time       `bson:"anonymisedAt"`
+	// NextDeadline is the earliest deadline of a consent stored as granted (null: none), what
+	// the expiry job looks for.
+	NextDeadline *time.Time `bson:"nextDeadline"`
+	// Rev counts the rewrites of the record: every change is conditional on the revision it
+	// read, so that one writer's change is never lost under another's.
+	Rev int64 `bson:"rev"`
+}
+
+func toDoc(r tenants.Record) (recordDoc, error) {
+	payload, err := jsonText(r.Payload)
+	if err != nil {
+		return recordDoc{}, err
+	}
+	fields, err := jsonText(r.Fields)
+	if err != nil {
+		return recordDoc{}, err
+	}
+	keys := r.MatchKeys
+	if keys == nil {
+		keys = []string{} // always an array, as the multikey index expects
+	}
+	return recordDoc{ID: tenants.RecordID(r.TenantID, r.Kind, r.PublicID), TenantID: r.TenantID, Kind: r.Kind, PublicID: r.PublicID, FormID: r.FormID,
+		CreatedAt: r.CreatedAt, Contact: r.Contact, Address: r.Address, Consents: r.Consents, Payload: payload,
+		Fields: fields, MatchKeys: keys, AnonymisedAt: r.AnonymisedAt, NextDeadline: r.Consents.NextDeadline()}, nil
+}
+
+// record is the stored record as the domain's.
+func (d recordDoc) record() (tenants.Record, error) {
+	r := tenants.Record{ID: d.ID, TenantID: d.TenantID, Kind: d.Kind, PublicID: d.PublicID, FormID: d.FormID,
+		CreatedAt: d.CreatedAt, Contact: d.Contact, Address: d.Address, Consents: d.Consents, AnonymisedAt: d.AnonymisedAt}
+	if len(d.MatchKeys) > 0 {
+		r.MatchKeys = append([]string(nil), d.MatchKeys...)
+	}
+	if err := jsonMap(d.Payload, &r.Payload); err != nil {
+		return r, fmt.Errorf("decode payload of record %s: %T", d.ID, err)
+	}
+	if err := jsonMap(d.Fields, &r.Fields); err != nil {
+		return r, fmt.Errorf("decode fields of record %s: %T", d.ID, err)
+	}
+	return r, nil
+}
+
+// copied returns a deep copy of d, so that a change applied to a record of one leaves the
+// other as read.
+func (d recordDoc) copied() (recordDoc, error) {
+	b, err := bson.Marshal(d)
+	if err != nil {
+		return recordDoc{}, fmt.Errorf("copy record %s: %w", d.ID, err)
+	}
+	var c recordDoc
+	if err := bson.Unmarshal(b, &c); err != nil {
+		return recordDoc{}, fmt.Errorf("copy record %s: %w", d.ID, err)
+	}
+	return c, nil
+}
+
+// carries reports whether the record still holds any of keys.
+func (d recordDoc) carries(keys []string) bool {
+	for _, k := range d.MatchKeys {
+		for _, want := range keys {
+			if k == want {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// jsonText is m as JSON text, "" for a nil map.
+func jsonText(m map[string]any) (string, error) {
+	if m == nil {
+		return "", nil
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		// The message may quote a value: say only what failed.
+		return "", fmt.Errorf("encode record: %T", err)
+	}
+	return string(b), nil
+}
+
+// jsonMap decodes JSON text into m; "" leaves m nil (no map was stored).
+func jsonMap(s string, m *map[string]any) error {
+	if s == "" {
+		return nil
+	}
+	return json.Unmarshal([]byte(s), m)
+}

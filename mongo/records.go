@@ -1,0 +1,145 @@
+package mongo
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/consentforms/consentforms/tenants"
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+)
+
+// Records reads the four record collections, one per kind, each document keyed by
+// tenants.RecordID so that a repeated ingestion collides on _id.
+type Records struct {
+	cols map[tenants.Kind]*mongo.Collection
+}
+
+var _ tenants.RecordRepo = (*Records)(nil)
+
+func newRecords(db *mongo.Database) *Records {
+	r := &Records{cols: map[tenants.Kind]*mongo.Collection{}}
+	for kind, name := range recordCollections {
+		r.cols[kind] = db.Collection(name)
+	}
+	return r
+}
+
+// col returns the collection of kind.
+func (r *Records) col(kind tenants.Kind) (*mongo.Collection, error) {
+	c, ok := r.cols[kind]
+	if !ok {
+		return nil, fmt.Errorf("unknown record kind %q", kind)
+	}
+	return c, nil
+}
+
+// Get returns the tenant's record of kind with publicID.
+func (r *Records) Get(ctx context.Context, tenantID string, kind tenants.Kind, publicID string) (tenants.Record, error) {
+	d, err := r.getDoc(ctx, tenantID, kind, tenants.RecordID(tenantID, kind, publicID))
+	if err != nil {
+		return tenants.Record{}, err
+	}
+	return d.record()
+}
+
+// getDoc reads the tenant's record of kind with storage id id.
+func (r *Records) getDoc(ctx context.Context, tenantID string, kind tenants.Kind, id string) (recordDoc, error) {
+	var d recordDoc
+	c, err := r.col(kind)
+	if err != nil {
+		return d, err
+	}
+	err = c.FindOne(ctx, ofTenant(tenantID, id)).Decode(&d)
+	return d, translate("get record", err)
+}
+
+// Find returns the tenant's records of kinds (every kind when none) that carry any of
+// matchKeys, through the match key index.
+func (r *Records) Find(ctx context.Context, tenantID string, matchKeys []string, kinds ...tenants.Kind) ([]tenants.Record, error) {
+	docs, err := r.findDocs(ctx, tenantID, matchKeys, kinds)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tenants.Record, len(docs))
+	for i, d := range docs {
+		if out[i], err = d.record(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// findDocs reads the records carrying any of matchKeys from the collections of kinds at once.
+func (r *Records) findDocs(ctx context.Context, tenantID string, matchKeys []string, kinds []tenants.Kind) ([]recordDoc, error) {
+	if len(matchKeys) == 0 {
+		return []recordDoc{}, nil // no key finds nobody
+	}
+	if len(kinds) == 0 {
+		kinds = tenants.Kinds
+	}
+	filter := bson.D{{Key: "tenantId", Value: tenantID}, {Key: "matchKeys", Value: bson.D{{Key: "$in", Value: matchKeys}}}}
+	found := make([][]recordDoc, len(kinds))
+	errs := make([]error, len(kinds))
+	var wg sync.WaitGroup
+	for i, kind := range kinds {
+		c, err := r.col(kind)
+		if err != nil {
+			return nil, err
+		}
+		wg.Go(func() {
+			found[i], errs[i] = findAll[recordDoc](ctx, c, "find records", filter, options.Find().SetSort(bson.D{asc("_id")}))
+		})
+	}
+	wg.Wait()
+	var out []recordDoc
+	for i := range kinds {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		out = append(out, found[i]...)
+	}
+	return out, nil
+}
+
+// List returns a page of the tenant's records of kind, newest first, filtered by p.
+func (r *Records) List(ctx context.Context, tenantID string, kind tenants.Kind, p tenants.Page) ([]tenants.Record, error) {
+	c, err := r.col(kind)
+	if err != nil {
+		return nil, err
+	}
+	filter := bson.D{{Key: "tenantId", Value: tenantID}}
+	if p.FormID != "" {
+		filter = append(filter, bson.E{Key: "formId", Value: p.FormID})
+	}
+	if p.Status != "" {
+		cond, err := statusFilter(p.Consent, p.Status, p.Now)
+		if err != nil {
+			return nil, err
+		}
+		filter = append(filter, bson.E{Key: "$and", Value: bson.A{cond}})
+	}
+	opts := options.Find().SetSort(bson.D{desc("createdAt"), desc("_id")}).SetSkip(p.Skip)
+	if p.Limit > 0 {
+		opts.SetLimit(p.Limit)
+	}
+	var out []tenants.Record
+	err = eachDoc(ctx, c, "list records", filter, opts, func(d recordDoc) error {
+		rec, err := d.record()
+		out = append(out, rec)
+		return err
+	})
+	return out, err
+}
+
+// Count returns how many records of kind the tenant has (counted in the tenant's index).
+func (r *Records) Count(ctx context.Context, tenantID string, kind tenants.Kind) (int64, error) {
+	c, err := r.col(kind)
+	if err != nil {
+		return 0, err
+	}
+	n, err := c.CountDocuments(ctx, bson.D{{Key: "tenantId", Value: tenantID}})
+	return n, translate("count records", err)
+}

@@ -1,0 +1,131 @@
+package mongo
+
+import (
+	"context"
+	"errors"
+
+	"github.com/consentforms/consentforms/tenants"
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+)
+
+// The collections besides the four of records (recordCollections).
+const (
+	colTenants = "tenants"
+	colAPIKeys = "apikeys"
+	colForms   = "forms"
+	colStaff   = "staff"
+	colTokens  = "webhooktokens"
+	colAudit   = "audit"
+	colClaims  = "erasureclaims"
+)
+
+// recordCollections maps each record kind to its collection.
+var recordCollections = map[tenants.Kind]string{
+	tenants.KindFormSubmission: "formSubmissions",
+	tenants.KindDigitisation:   "digitisationSubmissions",
+	tenants.KindCanvassing:     "canvassingSubmissions",
+	tenants.KindPhoneCallTask:  "phoneCallTasks",
+}
+
+// index is one secondary index, created under its own name so that a start can tell which
+// exist.
+type index struct {
+	name   string
+	keys   bson.D
+	unique bool
+}
+
+func asc(f string) bson.E  { return bson.E{Key: f, Value: 1} }
+func desc(f string) bson.E { return bson.E{Key: f, Value: -1} }
+
+// schema lists every collection with its indexes. Lists sort newest first with a tie-breaker
+// (_id for records, the append sequence for audit entries), which ends each index that serves
+// them, so that a page is read from the index in order rather than sorted in memory.
+func schema() map[string][]index {
+	byTenant := []index{{name: "tenant_created", keys: bson.D{asc("tenantId"), desc("createdAt")}}}
+	s := map[string][]index{
+		colTenants: {{name: "created", keys: bson.D{desc("createdAt")}}},
+		colAPIKeys: byTenant,
+		colTokens:  byTenant,
+		colStaff:   append([]index{{name: "email", keys: bson.D{asc("email")}, unique: true}}, byTenant...),
+		colForms:   {{name: "tenant_form", keys: bson.D{asc("tenantId"), asc("formId")}}},
+		colAudit: {
+			{name: "tenant_time", keys: bson.D{asc("tenantId"), desc("time"), desc("seq")}},
+			{name: "tenant_action_time", keys: bson.D{asc("tenantId"), asc("action"), desc("time"), desc("seq")}},
+			{name: "tenant_actor_time", keys: bson.D{asc("tenantId"), asc("actor"), desc("time"), desc("seq")}},
+			// The platform admin's log spans tenants.
+			{name: "time", keys: bson.D{desc("time"), desc("seq")}},
+		},
+		colClaims: {{name: "tenant_record_gen", keys: bson.D{asc("tenantId"), asc("recordId"), desc("gen")}}},
+	}
+	for _, name := range recordCollections {
+		s[name] = []index{
+			{name: "tenant_created", keys: bson.D{asc("tenantId"), desc("createdAt"), desc("_id")}},
+			{name: "tenant_form_created", keys: bson.D{asc("tenantId"), asc("formId"), desc("createdAt"), desc("_id")}},
+			// Multikey: one entry per match key, so a person's records are found without
+			// reading anyone else's.
+			{name: "tenant_matchkeys", keys: bson.D{asc("tenantId"), asc("matchKeys")}},
+			// The expiry job spans tenants by nature; records with nothing left to expire
+			// hold null here.
+			{name: "next_deadline", keys: bson.D{asc("nextDeadline")}},
+		}
+	}
+	return s
+}
+
+// ensureSchema creates the collections and indexes that are missing. It lists what exists and
+// creates each missing index alone: FerretDB drops the connection when one createIndexes
+// names several indexes that exist already, and MongoDB needs no more.
+func ensureSchema(ctx context.Context, db *mongo.Database) error {
+	names, err := db.ListCollectionNames(ctx, bson.D{})
+	if err != nil {
+		return translate("list collections", err)
+	}
+	have := map[string]bool{}
+	for _, n := range names {
+		have[n] = true
+	}
+	for col, indexes := range schema() {
+		if !have[col] {
+			if err := db.CreateCollection(ctx, col); err != nil && !isNamespaceExists(err) {
+				return translate("create collection "+col, err)
+			}
+		}
+		if err := ensureIndexes(ctx, db.Collection(col), indexes); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func ensureIndexes(ctx context.Context, c *mongo.Collection, want []index) error {
+	specs, err := c.Indexes().ListSpecifications(ctx)
+	if err != nil {
+		return translate("list indexes of "+c.Name(), err)
+	}
+	have := map[string]bool{}
+	for _, s := range specs {
+		have[s.Name] = true
+	}
+	for _, ix := range want {
+		if have[ix.name] {
+			continue
+		}
+		opts := options.Index().SetName(ix.name)
+		if ix.unique {
+			opts.SetUnique(true)
+		}
+		if _, err := c.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: ix.keys, Options: opts}); err != nil {
+			return translate("create index "+c.Name()+"."+ix.name, err)
+		}
+	}
+	return nil
+}
+
+// isNamespaceExists reports a collection created meanwhile by another process.
+func isNamespaceExists(err error) bool {
+	var ce mongo.CommandError
+	return errors.As(err, &ce) && ce.Code == 48
+}

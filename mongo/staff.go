@@ -1,0 +1,55 @@
+package mongo
+
+import (
+	"context"
+	"strings"
+
+	"github.com/consentforms/consentforms/tenants"
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+)
+
+// Staff is the staff users collection. E-mail addresses are stored trimmed and lower-cased
+// under a unique index, so that one address signs in one user whatever its case.
+type Staff struct{ c *mongo.Collection }
+
+var _ tenants.StaffRepo = (*Staff)(nil)
+
+// Insert stores a new user; ErrConflict when the id or the e-mail is taken.
+func (r *Staff) Insert(ctx context.Context, st tenants.Staff) error {
+	st.Email = normEmail(st.Email)
+	_, err := r.c.InsertOne(ctx, st)
+	return translate("insert staff", err)
+}
+
+// ByEmail returns the user signing in with email, of any tenant.
+func (r *Staff) ByEmail(ctx context.Context, email string) (tenants.Staff, error) {
+	var st tenants.Staff
+	err := r.c.FindOne(ctx, bson.D{{Key: "email", Value: normEmail(email)}}).Decode(&st)
+	return st, translate("staff by email", err)
+}
+
+// Lookup returns the user with id (session restore; the session carries no tenant to check).
+func (r *Staff) Lookup(ctx context.Context, id string) (tenants.Staff, error) {
+	var st tenants.Staff
+	err := r.c.FindOne(ctx, byID(id)).Decode(&st)
+	return st, translate("get staff", err)
+}
+
+// List returns the tenant's users, newest first.
+func (r *Staff) List(ctx context.Context, tenantID string) ([]tenants.Staff, error) {
+	return findAll[tenants.Staff](ctx, r.c, "list staff", bson.D{{Key: "tenantId", Value: tenantID}}, newestFirst())
+}
+
+// ListAll returns every user, newest first (platform admin).
+func (r *Staff) ListAll(ctx context.Context) ([]tenants.Staff, error) {
+	return findAll[tenants.Staff](ctx, r.c, "list staff", bson.D{}, newestFirst())
+}
+
+// Count returns how many staff users exist (first start creates the platform admin).
+func (r *Staff) Count(ctx context.Context) (int64, error) {
+	n, err := r.c.CountDocuments(ctx, bson.D{})
+	return n, translate("count staff", err)
+}
+
+func normEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }

@@ -1,0 +1,115 @@
+// Package mongo is the MongoDB store: one repository per collection, the tenant id first in
+// every filter and every compound index, and a writer whose multi-document writes need no
+// transaction (MongoDB has them on replica sets only): each is ordered so that a repeat
+// completes it. A person is found through a multikey index over the match keys the records
+// carry; there are no per-person documents. Driver errors stop here: they leave as the errors
+// of package tenants.
+package mongo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/mongo/readpref"
+)
+
+// Config locates the database.
+type Config struct {
+	URI      string // mongodb://… or mongodb+srv://…
+	Database string
+}
+
+// selectionTimeout bounds how long an operation waits for a server that does not answer:
+// a database that goes away is reported unavailable within seconds, and the driver
+// reconnects on its own when it returns.
+const selectionTimeout = 5 * time.Second
+
+// Store is an open database with its repositories.
+type Store struct {
+	client *mongo.Client
+	db     *mongo.Database
+	// now is the clock of erasure claims; tests move it past the claim lease.
+	now func() time.Time
+	// hooks stop an erasure between its steps, as a crash would; tests only.
+	hooks  eraseHooks
+	seq    sequence
+	claims *claims
+
+	Tenants  *Tenants
+	APIKeys  *APIKeys
+	Forms    *Forms
+	Staff    *Staff
+	Tokens   *WebhookTokens
+	Audit    *Audit
+	Records  *Records
+	Writer   *Writer
+	Transfer *Transfer
+}
+
+// Open connects, checks that the server answers, creates the collections and indexes that
+// are missing and starts the writer.
+func Open(ctx context.Context, cfg Config) (*Store, error) {
+	if cfg.URI == "" || cfg.Database == "" {
+		return nil, errors.New("open mongo: the URI and the database name are required")
+	}
+	opts := options.Client().ApplyURI(cfg.URI).
+		SetServerSelectionTimeout(selectionTimeout).
+		SetConnectTimeout(selectionTimeout)
+	client, err := mongo.Connect(opts)
+	if err != nil {
+		return nil, fmt.Errorf("open mongo: %w", err)
+	}
+	s := &Store{client: client, db: client.Database(cfg.Database), now: time.Now}
+	s.Tenants = &Tenants{c: s.db.Collection(colTenants)}
+	s.APIKeys = &APIKeys{c: s.db.Collection(colAPIKeys)}
+	s.Forms = &Forms{c: s.db.Collection(colForms)}
+	s.Staff = &Staff{c: s.db.Collection(colStaff)}
+	s.Tokens = &WebhookTokens{c: s.db.Collection(colTokens)}
+	s.Audit = &Audit{c: s.db.Collection(colAudit), seq: &s.seq}
+	s.Records = newRecords(s.db)
+	s.claims = &claims{c: s.db.Collection(colClaims)}
+	s.Transfer = &Transfer{s: s}
+	if err := s.Ping(ctx); err != nil {
+		_ = client.Disconnect(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	if err := ensureSchema(ctx, s.db); err != nil {
+		_ = client.Disconnect(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	s.Writer = newWriter(s)
+	return s, nil
+}
+
+// Stores returns the store as the domain's set of repositories.
+func (s *Store) Stores() tenants.Stores {
+	return tenants.Stores{Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
+		Audit: s.Audit, Records: s.Records, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
+}
+
+// Ping checks that the primary answers; an error wraps tenants.ErrUnavailable unless ctx
+// itself ended first.
+func (s *Store) Ping(ctx context.Context) error {
+	err := s.client.Ping(ctx, readpref.Primary())
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() == nil {
+		// Whatever the cause, a server that does not answer a ping is not available.
+		return fmt.Errorf("ping: %w (%w)", tenants.ErrUnavailable, err)
+	}
+	return translate("ping", err)
+}
+
+// Close finishes queued writes and disconnects.
+func (s *Store) Close(ctx context.Context) error {
+	if s.Writer != nil {
+		s.Writer.close()
+	}
+	return translate("disconnect", s.client.Disconnect(ctx))
+}

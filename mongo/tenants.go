@@ -1,0 +1,91 @@
+package mongo
+
+import (
+	"context"
+
+	"github.com/consentforms/consentforms/tenants"
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+)
+
+// Tenants is the tenants collection; a tenant's id is its _id.
+type Tenants struct{ c *mongo.Collection }
+
+var _ tenants.TenantRepo = (*Tenants)(nil)
+
+// Insert stores a new tenant; ErrConflict when the id is taken.
+func (r *Tenants) Insert(ctx context.Context, t tenants.Tenant) error {
+	_, err := r.c.InsertOne(ctx, t)
+	return translate("insert tenant", err)
+}
+
+// Get returns the tenant with id.
+func (r *Tenants) Get(ctx context.Context, id string) (tenants.Tenant, error) {
+	var t tenants.Tenant
+	err := r.c.FindOne(ctx, byID(id)).Decode(&t)
+	return t, translate("get tenant", err)
+}
+
+// List returns every tenant, newest first (platform admin; tenants are few).
+func (r *Tenants) List(ctx context.Context) ([]tenants.Tenant, error) {
+	return findAll[tenants.Tenant](ctx, r.c, "list tenants", bson.D{}, newestFirst())
+}
+
+// SetRateLimit changes the tenant's per-key rate limit.
+func (r *Tenants) SetRateLimit(ctx context.Context, tenantID string, perSecond int) error {
+	return r.set(ctx, tenantID, "rateLimit", perSecond)
+}
+
+// SetStatus suspends or reactivates the tenant.
+func (r *Tenants) SetStatus(ctx context.Context, tenantID, status string) error {
+	return r.set(ctx, tenantID, "status", status)
+}
+
+// SetSendGridKey stores (or clears, with "") the tenant's SendGrid verification key.
+func (r *Tenants) SetSendGridKey(ctx context.Context, tenantID, key string) error {
+	return r.set(ctx, tenantID, "sendgridPublicKey", key)
+}
+
+func (r *Tenants) set(ctx context.Context, tenantID, field string, v any) error {
+	return updateOne(ctx, r.c, "update tenant", byID(tenantID), bson.D{{Key: "$set", Value: bson.D{{Key: field, Value: v}}}})
+}
+
+// byID is the filter of one document by _id, for the collections whose _id is the key a
+// caller holds without a tenant (a tenant's own id, a key or token id in a credential).
+func byID(id string) bson.D { return bson.D{{Key: "_id", Value: id}} }
+
+// ofTenant is the filter of a tenant's document with id.
+func ofTenant(tenantID, id string) bson.D {
+	return bson.D{{Key: "tenantId", Value: tenantID}, {Key: "_id", Value: id}}
+}
+
+// newestFirst sorts by creation time, newest first, then by id.
+func newestFirst() *options.FindOptionsBuilder {
+	return options.Find().SetSort(bson.D{desc("createdAt"), asc("_id")})
+}
+
+// findAll decodes every document matching filter.
+func findAll[T any](ctx context.Context, c *mongo.Collection, op string, filter bson.D, opts *options.FindOptionsBuilder) ([]T, error) {
+	cur, err := c.Find(ctx, filter, opts)
+	if err != nil {
+		return nil, translate(op, err)
+	}
+	out := []T{}
+	if err := cur.All(ctx, &out); err != nil {
+		return nil, translate(op, err)
+	}
+	return out, nil
+}
+
+// updateOne applies update to the document filter matches: ErrNotFound when none does.
+func updateOne(ctx context.Context, c *mongo.Collection, op string, filter, update bson.D) error {
+	res, err := c.UpdateOne(ctx, filter, update)
+	if err != nil {
+		return translate(op, err)
+	}
+	if res.MatchedCount == 0 {
+		return tenants.ErrNotFound
+	}
+	return nil
+}

@@ -1,0 +1,188 @@
+package mongo
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+)
+
+// maxBatch bounds how many ingestions one batch writes.
+const maxBatch = 256
+
+// writeTimeout bounds one batch; it does not follow any single request's context, so one
+// client giving up cannot abort the writes of the others.
+const writeTimeout = 30 * time.Second
+
+// ErrWriterClosed is returned for work handed to a writer that has stopped.
+var ErrWriterClosed = errors.New("writer closed")
+
+// Writer makes every change to records. Ingestions are grouped: a batch takes whatever queued
+// while the previous one was written (a lone request waits for nobody) and writes it as one
+// unordered insert per collection, then one insert of the audit entries. Erasure, revocation
+// and expiry run in the caller's goroutine: they guard each rewrite by the record's revision.
+type Writer struct {
+	s       *Store
+	work    chan *ingestJob
+	stop    chan struct{}
+	stopped chan struct{}
+	once    sync.Once
+}
+
+var _ tenants.Writer = (*Writer)(nil)
+
+type ingestJob struct {
+	in     tenants.Ingestion
+	doc    recordDoc
+	stored bool
+	err    error
+	done   chan struct{}
+}
+
+func newWriter(s *Store) *Writer {
+	w := &Writer{s: s, work: make(chan *ingestJob, 4*maxBatch), stop: make(chan struct{}), stopped: make(chan struct{})}
+	go w.loop()
+	return w
+}
+
+// Ingest implements tenants.Writer. The record goes first, its audit entries after it: a
+// crash in between leaves a record without its entries, and a repeat of the ingestion
+// appends them (ingestion entries carry ids derived from the record, and an entry whose id
+// exists is not appended twice).
+func (w *Writer) Ingest(ctx context.Context, in tenants.Ingestion) (bool, error) {
+	if _, err := w.s.Records.col(in.Record.Kind); err != nil {
+		return false, err
+	}
+	d, err := toDoc(in.Record)
+	if err != nil {
+		return false, err
+	}
+	j := &ingestJob{in: in, doc: d, done: make(chan struct{})}
+	select {
+	case <-w.stop:
+		return false, ErrWriterClosed
+	default:
+	}
+	select {
+	case w.work <- j:
+	case <-w.stop:
+		return false, ErrWriterClosed
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+	// The batch is written whether or not this request waits for it.
+	select {
+	case <-j.done:
+		return j.stored, j.err
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+}
+
+// close stops accepting work, writes what is queued and returns.
+func (w *Writer) close() {
+	w.once.Do(func() { close(w.stop) })
+	<-w.stopped
+}
+
+func (w *Writer) loop() {
+	defer close(w.stopped)
+	for {
+		select {
+		case first := <-w.work:
+			w.write(w.collect(first))
+		case <-w.stop:
+			for {
+				select {
+				case j := <-w.work:
+					w.write(w.collect(j))
+				default:
+					return
+				}
+			}
+		}
+	}
+}
+
+// collect takes first and whatever else is queued, up to maxBatch.
+func (w *Writer) collect(first *ingestJob) []*ingestJob {
+	batch := []*ingestJob{first}
+	for len(batch) < maxBatch {
+		select {
+		case j := <-w.work:
+			batch = append(batch, j)
+		default:
+			return batch
+		}
+	}
+	return batch
+}
+
+// write stores a batch: the records, one unordered insert per collection (a record whose id
+// exists is a repeat: not stored, no error), then the audit entries of the records stored and
+// those with ids of the repeats, which fill the gap a crash after the record left. An error
+// reaches only the ingestions it concerns.
+func (w *Writer) write(batch []*ingestJob) {
+	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+	defer cancel()
+	byKind := map[tenants.Kind][]*ingestJob{}
+	for _, j := range batch {
+		byKind[j.in.Record.Kind] = append(byKind[j.in.Record.Kind], j)
+	}
+	for kind, jobs := range byKind {
+		w.insertRecords(ctx, kind, jobs)
+	}
+	w.appendAudit(ctx, batch)
+	for _, j := range batch {
+		close(j.done)
+	}
+}
+
+func (w *Writer) insertRecords(ctx context.Context, kind tenants.Kind, jobs []*ingestJob) {
+	c, _ := w.s.Records.col(kind) // checked by Ingest
+	docs := make([]any, len(jobs))
+	for i, j := range jobs {
+		docs[i] = j.doc
+	}
+	_, err := c.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
+	byIndex, ok := writeErrors(err)
+	for i, j := range jobs {
+		switch code, failed := byIndex[i]; {
+		case err == nil:
+			j.stored = true
+		case !ok:
+			j.err = translate("insert records", err)
+		case !failed:
+			j.stored = true
+		case code != codeDuplicateKey:
+			// Only the code: the server's message may quote the record's values.
+			j.err = writeError("insert record", code)
+		}
+	}
+}
+
+func (w *Writer) appendAudit(ctx context.Context, batch []*ingestJob) {
+	var entries []tenants.AuditEntry
+	var owners []*ingestJob
+	for _, j := range batch {
+		if j.err != nil {
+			continue
+		}
+		for _, e := range j.in.Audit {
+			// A repeat's entry without an id of its own would be a second entry, not the
+			// first one again.
+			if j.stored || e.ID != "" {
+				entries = append(entries, e)
+				owners = append(owners, j)
+			}
+		}
+	}
+	for i, err := range w.s.Audit.insert(ctx, entries) {
+		if err != nil {
+			owners[i].stored, owners[i].err = false, err
+		}
+	}
+}
