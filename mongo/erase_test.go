@@ -248,10 +248,10 @@ func TestRevokeAfterConcurrentChange(t *testing.T) {
 func TestIngestFillsAuditGap(t *testing.T) {
 	s, _ := eraseFixture(t)
 	r := person("a", tenants.KindFormSubmission, "f1", "ke")
-	if _, err := s.Audit.c.DeleteOne(ctx, bson.D{{Key: "_id", Value: "accepted:" + r.ID}}); err != nil {
+	if _, err := s.Audit.c.DeleteOne(ctx, bson.D{{Key: "_id", Value: ingestionEntryID(r, tenants.ActionSubmissionAccepted)}}); err != nil {
 		t.Fatal(err)
 	}
-	entry := tenants.AuditEntry{ID: "accepted:" + r.ID, Time: t0, TenantID: "a", Actor: "key:k1", Action: tenants.ActionSubmissionAccepted}
+	entry := tenants.AuditEntry{Time: t0, TenantID: "a", Actor: "key:k1", Action: tenants.ActionSubmissionAccepted}
 	for range 2 {
 		stored, err := s.Writer.Ingest(ctx, tenants.Ingestion{Record: r, Audit: []tenants.AuditEntry{entry}})
 		if err != nil || stored {

@@ -44,7 +44,7 @@ func person(tenant string, kind tenants.Kind, id string, keys ...string) tenants
 func ingest(t *testing.T, s *Store, recs ...tenants.Record) {
 	t.Helper()
 	for _, r := range recs {
-		stored, err := s.Writer.Ingest(ctx, tenants.Ingestion{Record: r, Audit: []tenants.AuditEntry{{ID: "accepted:" + r.ID,
+		stored, err := s.Writer.Ingest(ctx, tenants.Ingestion{Record: r, Audit: []tenants.AuditEntry{{
 			Time: r.CreatedAt, TenantID: r.TenantID, Actor: "key:k1", Action: tenants.ActionSubmissionAccepted}}})
 		if err != nil || !stored {
 			t.Fatalf("ingest %s = %v, %v; want stored", r.ID, stored, err)

@@ -50,8 +50,7 @@ func newWriter(s *Store) *Writer {
 
 // Ingest implements tenants.Writer. The record goes first, its audit entries after it: a
 // crash in between leaves a record without its entries, and a repeat of the ingestion
-// appends them (ingestion entries carry ids derived from the record, and an entry whose id
-// exists is not appended twice).
+// appends them (see ingestionEntryID).
 func (w *Writer) Ingest(ctx context.Context, in tenants.Ingestion) (bool, error) {
 	if _, err := w.s.Records.col(in.Record.Kind); err != nil {
 		return false, err
@@ -122,9 +121,8 @@ func (w *Writer) collect(first *ingestJob) []*ingestJob {
 }
 
 // write stores a batch: the records, one unordered insert per collection (a record whose id
-// exists is a repeat: not stored, no error), then the audit entries of the records stored and
-// those with ids of the repeats, which fill the gap a crash after the record left. An error
-// reaches only the ingestions it concerns.
+// exists is a repeat: not stored, no error), then the audit entries of the records, repeats
+// included (see ingestionEntryID). An error reaches only the ingestions it concerns.
 func (w *Writer) write(batch []*ingestJob) {
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
@@ -164,6 +162,11 @@ func (w *Writer) insertRecords(ctx context.Context, kind tenants.Kind, jobs []*i
 	}
 }
 
+// ingestionEntryID derives an ingestion's audit entry id from its record: a repeat of the
+// ingestion appends its entries again under the same ids, which writes nothing when they
+// exist and fills the gap when a crash came between the record and its entries.
+func ingestionEntryID(rec tenants.Record, action string) string { return rec.ID + "#" + action }
+
 func (w *Writer) appendAudit(ctx context.Context, batch []*ingestJob) {
 	var entries []tenants.AuditEntry
 	var owners []*ingestJob
@@ -172,12 +175,11 @@ func (w *Writer) appendAudit(ctx context.Context, batch []*ingestJob) {
 			continue
 		}
 		for _, e := range j.in.Audit {
-			// A repeat's entry without an id of its own would be a second entry, not the
-			// first one again.
-			if j.stored || e.ID != "" {
-				entries = append(entries, e)
-				owners = append(owners, j)
+			if e.ID == "" {
+				e.ID = ingestionEntryID(j.in.Record, e.Action)
 			}
+			entries = append(entries, e)
+			owners = append(owners, j)
 		}
 	}
 	for i, err := range w.s.Audit.insert(ctx, entries) {

@@ -34,6 +34,7 @@ func run(ctx context.Context, args []string) error {
 	people := fs.Int("people", 15000, "persons to seed, each with 2 records per type (store)")
 	samples := fs.Int("n", 30, "timed operations of each kind (store)")
 	keep := fs.String("keep", "", "seed into this data dir and keep it afterwards (store)")
+	store := fs.String("store", "sqlite", "sqlite, or mongo: MongoDB's stand-in (FerretDB) started here on loopback (crash)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -45,6 +46,9 @@ func run(ctx context.Context, args []string) error {
 	case "crash":
 		if *dur == 0 {
 			*dur = 5 * time.Second
+		}
+		if *store == "mongo" {
+			return benchCrashMongo(ctx, *bin, *dur)
 		}
 		return benchCrash(ctx, *bin, *dur, nil, "SQLite")
 	default:

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"path/filepath"
 
+	"github.com/consentforms/consentforms/mongo"
 	"github.com/consentforms/consentforms/sqlite"
 	"github.com/consentforms/consentforms/tenants"
 )
@@ -61,7 +62,11 @@ func openStore(ctx context.Context, cfg Config) (tenants.Stores, error) {
 }
 
 func openMongo(ctx context.Context, cfg Config) (tenants.Stores, error) {
-	return tenants.Stores{}, fmt.Errorf("MongoDB store: not available in this build")
+	s, err := mongo.Open(ctx, mongo.Config{URI: cfg.MongoURI, Database: cfg.Database})
+	if err != nil {
+		return tenants.Stores{}, err
+	}
+	return s.Stores(), nil
 }
 
 func newLogger(w io.Writer) *slog.Logger {

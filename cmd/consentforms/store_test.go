@@ -1,7 +1,66 @@
 package main
 
-import "testing"
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
 
-// storeEnv is the environment that points a test server at the suite's store: nothing for the
-// embedded store (a fresh data dir is fresh data).
-func storeEnv(t *testing.T) []string { return nil }
+	"github.com/consentforms/consentforms/mongo/ferrettest"
+)
+
+// mongoURI is the MongoDB stand-in's address when the suite runs against MongoDB
+// (CONSENTFORMS_TEST_STORE=mongo); empty on the embedded store.
+var mongoURI string
+
+func TestMain(m *testing.M) {
+	if os.Getenv("CONSENTFORMS_TEST_STORE") != "mongo" {
+		os.Exit(m.Run())
+	}
+	dir, err := os.MkdirTemp("", "ferret")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	srv, err := ferrettest.Start(dir, "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "start the MongoDB stand-in:", err)
+		os.Exit(1)
+	}
+	mongoURI = srv.URI()
+	code := m.Run()
+	srv.Stop()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// storeEnv is the environment that points a test server at the suite's store: on MongoDB a
+// database of its own; on the embedded store nothing (a fresh data dir is fresh data).
+func storeEnv(t *testing.T) []string {
+	if mongoURI == "" {
+		return nil
+	}
+	return []string{"MONGODB_URI=" + mongoURI, "MONGODB_DATABASE=" + freshDatabase()}
+}
+
+func freshDatabase() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return "t" + hex.EncodeToString(b)
+}
+
+// TestSuiteRunsOnItsStore: the servers of this run use the store the run names, so a pass of
+// the suite on MongoDB really is one.
+func TestSuiteRunsOnItsStore(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	want := `"store":"sqlite"`
+	if mongoURI != "" {
+		want = `"store":"mongodb"`
+	}
+	if log := s.stderr.String(); !strings.Contains(log, want) {
+		t.Errorf("the server's log does not say %s:\n%s", want, log)
+	}
+}

@@ -5,6 +5,7 @@ package ferrettest
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"log/slog"
 	"net/url"
@@ -12,11 +13,13 @@ import (
 	"path/filepath"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
+	_ "modernc.org/sqlite" // the driver IndexIDs opens FerretDB's files with
 )
 
 // Server is FerretDB v1.24 with its SQLite backend, in process, on loopback TCP: the MongoDB
 // stand-in of the tests.
 type Server struct {
+	dir    string
 	uri    string
 	addr   string
 	cancel context.CancelFunc
@@ -46,7 +49,7 @@ func Start(dir, addr string) (*Server, error) {
 		return nil, fmt.Errorf("start ferretdb: %w", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{cancel: cancel, done: make(chan struct{})}
+	s := &Server{dir: abs, cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
 		_ = f.Run(ctx)
@@ -72,4 +75,37 @@ func (s *Server) Addr() string { return s.addr }
 func (s *Server) Stop() {
 	s.cancel()
 	<-s.done
+}
+
+// IndexIDs adds, to every collection table of database, the SQLite index on the expression
+// FerretDB's exact-_id lookups query (its own _id index has a different expression, so
+// without this every lookup by _id reads the whole table). Call it once the collections
+// exist; a benchmark with thousands of documents needs it, the tests do not.
+func (s *Server) IndexIDs(ctx context.Context, database string) error {
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(s.dir, database+".sqlite")+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	rows, err := db.QueryContext(ctx, `SELECT table_name FROM "_ferretdb_collections"`)
+	if err != nil {
+		return fmt.Errorf("list collection tables: %w", err)
+	}
+	var tables []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			rows.Close()
+			return err
+		}
+		tables = append(tables, t)
+	}
+	rows.Close()
+	for _, t := range tables {
+		q := fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %q ON %q (_ferretdb_sjson->'$._id')`, t+"_by_id", t)
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("index %s: %w", t, err)
+		}
+	}
+	return nil
 }

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"net"
+	"testing"
+	"time"
+
+	"github.com/consentforms/consentforms/mongo/ferrettest"
+)
+
+// TestMongoUnreachable: while MongoDB cannot be reached the API answers 503 with Retry-After
+// within 10 s and stores nothing; when the database is back, the same server answers again,
+// without a restart.
+func TestMongoUnreachable(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	files := t.TempDir()
+	db, err := ferrettest.Start(files, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startOn(t, t.TempDir(), "MONGODB_URI="+db.URI(), "MONGODB_DATABASE=outage")
+	tn := openTenant(s)
+	k := s.key(tn, "all")
+	submit := func(id string) response {
+		return call(t, s, "POST", acceptPath, k, map[string]any{"form_id": "petition", "submission_id": id,
+			"email": "outage@example.org", "consent_to_general_contact_email": true})
+	}
+	if r := submit("before"); r.Status != 200 {
+		t.Fatalf("before the outage: %d %s", r.Status, r.Body)
+	}
+	db.Stop()
+	start := time.Now()
+	r := submit("during")
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the answer took %v, want at most 10 s", d)
+	}
+	m := r.JSON(t)
+	if r.Status != 503 || m["error"] != "ServiceUnavailable" || r.Header.Get("Retry-After") == "" {
+		t.Errorf("during the outage: %d %s (Retry-After %q), want 503 ServiceUnavailable", r.Status, r.Body, r.Header.Get("Retry-After"))
+	}
+	if ready := call(t, s, "GET", "/readyz", "", nil); ready.Status != 503 {
+		t.Errorf("/readyz during the outage: %d", ready.Status)
+	}
+	db, err = ferrettest.Start(files, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Stop)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		r := submit("after")
+		if r.Status == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("30 s after the database came back: %d %s", r.Status, r.Body)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if g := call(t, s, "GET", "/api/v1/forms/submissions/during", k, nil); g.Status != 404 {
+		t.Errorf("the submission answered 503 was stored: %d", g.Status)
+	}
+	if g := call(t, s, "GET", "/api/v1/forms/submissions/before", k, nil); g.Status != 200 {
+		t.Errorf("the submission from before the outage: %d", g.Status)
+	}
+}
