@@ -87,7 +87,6 @@ func (r *Audit) list(ctx context.Context, tenantID *string, f tenants.AuditFilte
 	return out, err
 }
 
-
 // Each streams the tenant's entries matching f to fn, newest first.
 func (r *Audit) Each(ctx context.Context, tenantID string, f tenants.AuditFilter, fn func(tenants.AuditEntry) error) error {
 	return r.each(ctx, &tenantID, f, fn)

@@ -143,9 +143,9 @@ func TestRefusesEarlierFormat(t *testing.T) {
 func secretRecord(id string, secret []string) tenants.Record {
 	rec := tenants.Record{ID: tenants.RecordID("a", tenants.KindFormSubmission, id), TenantID: "a", Kind: tenants.KindFormSubmission,
 		PublicID: id, CreatedAt: time.Now(), MatchKeys: []string{"k" + id},
-		Contact:  tenants.Contact{Email: &secret[0], PhoneNumber: &secret[1], LastName: &secret[2]},
-		Address:  tenants.Address{Street: &secret[3]},
-		Payload:  map[string]any{"note": "ip " + secret[4], "padding": strings.Repeat("p", 5000)}}
+		Contact: tenants.Contact{Email: &secret[0], PhoneNumber: &secret[1], LastName: &secret[2]},
+		Address: tenants.Address{Street: &secret[3]},
+		Payload: map[string]any{"note": "ip " + secret[4], "padding": strings.Repeat("p", 5000)}}
 	rec.Consents.PrimaryPurpose = tenants.Consent{Status: tenants.StatusGranted, IPAddress: &secret[4]}
 	return rec
 }
