@@ -38,6 +38,7 @@ type Store struct {
 	path string
 	w    *sql.DB // the one writing connection
 	r    *sql.DB // read-only connections
+	cp   *sql.DB // the checkpointer's connection
 
 	Tenants  *Tenants
 	APIKeys  *APIKeys
@@ -68,7 +69,8 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s := &Store{path: filepath.Join(dir, FileName)}
 	// The write pool: one connection; transactions take the write lock at BEGIN, so that two
 	// processes never both hold a read lock while waiting to write.
-	s.w, err = sql.Open("sqlite", "file:"+s.path+"?"+pragmas+"&_pragma=journal_mode(wal)&_txlock=immediate")
+	// Its commits leave checkpoints to the checkpointer (see checkpointer.go).
+	s.w, err = sql.Open("sqlite", "file:"+s.path+"?"+pragmas+"&_pragma=journal_mode(wal)&_pragma=wal_autocheckpoint(0)&_pragma=journal_size_limit(67108864)&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", s.path, err)
 	}
@@ -95,6 +97,12 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	n := max(4, 2*runtime.NumCPU())
 	s.r.SetMaxOpenConns(n)
 	s.r.SetMaxIdleConns(n)
+	if s.cp, err = sql.Open("sqlite", "file:"+s.path+"?"+pragmas); err != nil {
+		_ = s.w.Close()
+		_ = s.r.Close()
+		return nil, fmt.Errorf("open %s: %w", s.path, err)
+	}
+	s.cp.SetMaxOpenConns(1)
 	s.Tenants = &Tenants{s: s}
 	s.APIKeys = &APIKeys{s: s}
 	s.Forms = &Forms{s: s}
@@ -131,8 +139,10 @@ func (s *Store) Close(ctx context.Context) error {
 		s.Writer.close()
 	}
 	var errs []error
-	if s.r != nil {
-		errs = append(errs, s.r.Close())
+	for _, db := range []*sql.DB{s.r, s.cp} {
+		if db != nil {
+			errs = append(errs, db.Close())
+		}
 	}
 	errs = append(errs, s.w.Close())
 	return errors.Join(errs...)

@@ -57,8 +57,9 @@ func newWriter(ctx context.Context, s *Store) (*Writer, error) {
 	}
 	w := &Writer{s: s, st: st, work: make(chan *ingestJob, 4*maxBatch), stop: make(chan struct{}), stopped: make(chan struct{})}
 	go w.loop()
-	w.scrubbed.Add(1)
+	w.scrubbed.Add(2)
 	go w.scrubber()
+	go w.checkpointer()
 	return w, nil
 }
 
