@@ -118,7 +118,7 @@ func testForms(t *testing.T, open Open) {
 	must(t, s.Forms.Save(ctx, f))
 	got, err := s.Forms.Get(ctx, "a", "petition")
 	if err != nil || got.Open || got.Name != "Closed" || !got.UpdatedAt.Equal(t0.Add(sec(5))) || len(got.Fields) != 2 ||
-		!got.Fields[1].Personal || got.PersonalFields()["nickname"] != true {
+		!got.Fields[1].Personal || !got.PersonalFields()["nickname"] {
 		t.Errorf("Get = %+v, %v", got, err)
 	}
 	if b, _ := s.Forms.Get(ctx, "b", "petition"); !b.Open {
