@@ -2,11 +2,10 @@ package mongo
 
 import (
 	"context"
-	"errors"
-	"sync"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/batch"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
 
@@ -17,19 +16,13 @@ const maxBatch = 256
 // client giving up cannot abort the writes of the others.
 const writeTimeout = 30 * time.Second
 
-// ErrWriterClosed is returned for work handed to a writer that has stopped.
-var ErrWriterClosed = errors.New("writer closed")
-
-// Writer makes every change to records. Ingestions are grouped: a batch takes whatever queued
-// while the previous one was written (a lone request waits for nobody) and writes it as one
-// unordered insert per collection, then one insert of the audit entries. Erasure, revocation
-// and expiry run in the caller's goroutine: they guard each rewrite by the record's revision.
+// Writer makes every change to records. Ingestions are grouped (package batch) and each batch
+// is written as one unordered insert per collection, then one insert of the audit entries.
+// Erasure, revocation and expiry run in the caller's goroutine: they guard each rewrite by the
+// record's revision.
 type Writer struct {
-	s       *Store
-	work    chan *ingestJob
-	stop    chan struct{}
-	stopped chan struct{}
-	once    sync.Once
+	s     *Store
+	batch *batch.Batcher[*ingestJob]
 }
 
 var _ tenants.Writer = (*Writer)(nil)
@@ -39,12 +32,11 @@ type ingestJob struct {
 	doc    recordDoc
 	stored bool
 	err    error
-	done   chan struct{}
 }
 
 func newWriter(s *Store) *Writer {
-	w := &Writer{s: s, work: make(chan *ingestJob, 4*maxBatch), stop: make(chan struct{}), stopped: make(chan struct{})}
-	go w.loop()
+	w := &Writer{s: s}
+	w.batch = batch.New(maxBatch, w.write)
 	return w
 }
 
@@ -59,66 +51,15 @@ func (w *Writer) Ingest(ctx context.Context, in tenants.Ingestion) (bool, error)
 	if err != nil {
 		return false, err
 	}
-	j := &ingestJob{in: in, doc: d, done: make(chan struct{})}
-	select {
-	case <-w.stop:
-		return false, ErrWriterClosed
-	default:
+	j := &ingestJob{in: in, doc: d}
+	if err := w.batch.Do(ctx, j); err != nil {
+		return false, err
 	}
-	select {
-	case w.work <- j:
-	case <-w.stop:
-		return false, ErrWriterClosed
-	case <-ctx.Done():
-		return false, ctx.Err()
-	}
-	// The batch is written whether or not this request waits for it.
-	select {
-	case <-j.done:
-		return j.stored, j.err
-	case <-ctx.Done():
-		return false, ctx.Err()
-	}
+	return j.stored, j.err
 }
 
-// close stops accepting work, writes what is queued and returns.
-func (w *Writer) close() {
-	w.once.Do(func() { close(w.stop) })
-	<-w.stopped
-}
-
-func (w *Writer) loop() {
-	defer close(w.stopped)
-	for {
-		select {
-		case first := <-w.work:
-			w.write(w.collect(first))
-		case <-w.stop:
-			for {
-				select {
-				case j := <-w.work:
-					w.write(w.collect(j))
-				default:
-					return
-				}
-			}
-		}
-	}
-}
-
-// collect takes first and whatever else is queued, up to maxBatch.
-func (w *Writer) collect(first *ingestJob) []*ingestJob {
-	batch := []*ingestJob{first}
-	for len(batch) < maxBatch {
-		select {
-		case j := <-w.work:
-			batch = append(batch, j)
-		default:
-			return batch
-		}
-	}
-	return batch
-}
+// close writes what is queued and returns.
+func (w *Writer) close() { w.batch.Close() }
 
 // write stores a batch: the records, one unordered insert per collection (a record whose id
 // exists is a repeat: not stored, no error), then the audit entries of the records, repeats
@@ -134,9 +75,6 @@ func (w *Writer) write(batch []*ingestJob) {
 		w.insertRecords(ctx, kind, jobs)
 	}
 	w.appendAudit(ctx, batch)
-	for _, j := range batch {
-		close(j.done)
-	}
 }
 
 func (w *Writer) insertRecords(ctx context.Context, kind tenants.Kind, jobs []*ingestJob) {

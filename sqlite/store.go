@@ -116,7 +116,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, err
 	}
 	// A crash between an erasure's commit and its scrub is made good here (or, should a
-	// reader hold it up, by the scrubber soon after).
+	// reader hold it up, by the checkpointer soon after).
 	s.Writer.scrubNow(ctx, startScrubWait)
 	return s, nil
 }

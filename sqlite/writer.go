@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/batch"
 )
 
 // maxBatch bounds how many ingestions one transaction writes.
@@ -19,25 +20,20 @@ const maxBatch = 256
 // client giving up cannot abort the writes of the others.
 const writeTimeout = 30 * time.Second
 
-// ErrWriterClosed is returned for work handed to a writer that has stopped.
-var ErrWriterClosed = errors.New("writer closed")
-
-// Writer makes every change to records. Ingestions are grouped: a batch takes whatever queued
-// while the previous one was written (a lone request waits for nobody) and writes it in one
-// transaction, so one fsync makes a whole batch durable. Erasure, revocation and expiry are
-// one transaction each. All of them share the store's one writing connection.
+// Writer makes every change to records. Ingestions are grouped (package batch) and each batch
+// is written in one transaction, so one fsync makes a whole batch durable. Erasure, revocation
+// and expiry are one transaction each. All of them share the store's one writing connection.
 type Writer struct {
-	s       *Store
-	st      statements
-	work    chan *ingestJob
-	stop    chan struct{}
-	stopped chan struct{}
-	once    sync.Once
+	s     *Store
+	st    statements
+	batch *batch.Batcher[*ingestJob]
+	stop  chan struct{}
+	once  sync.Once
 
 	mu sync.Mutex
-	// pending is set while an erasure's scrub is not done; the scrubber completes it.
-	pending  bool
-	scrubbed sync.WaitGroup
+	// pending is set while an erasure's scrub is not done; the checkpointer completes it.
+	pending    bool
+	background sync.WaitGroup
 }
 
 var _ tenants.Writer = (*Writer)(nil)
@@ -47,7 +43,6 @@ type ingestJob struct {
 	d      derived
 	stored bool
 	err    error
-	done   chan struct{}
 }
 
 func newWriter(ctx context.Context, s *Store) (*Writer, error) {
@@ -55,10 +50,9 @@ func newWriter(ctx context.Context, s *Store) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &Writer{s: s, st: st, work: make(chan *ingestJob, 4*maxBatch), stop: make(chan struct{}), stopped: make(chan struct{})}
-	go w.loop()
-	w.scrubbed.Add(2)
-	go w.scrubber()
+	w := &Writer{s: s, st: st, stop: make(chan struct{})}
+	w.batch = batch.New(maxBatch, w.write)
+	w.background.Add(1)
 	go w.checkpointer()
 	return w, nil
 }
@@ -69,66 +63,20 @@ func (w *Writer) Ingest(ctx context.Context, in tenants.Ingestion) (bool, error)
 	if err != nil {
 		return false, err
 	}
-	j := &ingestJob{in: in, d: d, done: make(chan struct{})}
-	select {
-	case <-w.stop:
-		return false, ErrWriterClosed
-	default:
+	j := &ingestJob{in: in, d: d}
+	if err := w.batch.Do(ctx, j); err != nil {
+		return false, err
 	}
-	select {
-	case w.work <- j:
-	case <-w.stop:
-		return false, ErrWriterClosed
-	case <-ctx.Done():
-		return false, ctx.Err()
-	}
-	// The batch is written whether or not this request waits for it.
-	select {
-	case <-j.done:
-		return j.stored, j.err
-	case <-ctx.Done():
-		return false, ctx.Err()
-	}
+	return j.stored, j.err
 }
 
-// close stops accepting work, writes what is queued and returns.
+// close writes what is queued, stops the background work and returns.
 func (w *Writer) close() {
-	w.once.Do(func() { close(w.stop) })
-	<-w.stopped
-	w.scrubbed.Wait()
-}
-
-func (w *Writer) loop() {
-	defer close(w.stopped)
-	for {
-		select {
-		case first := <-w.work:
-			w.write(w.collect(first))
-		case <-w.stop:
-			for {
-				select {
-				case j := <-w.work:
-					w.write(w.collect(j))
-				default:
-					return
-				}
-			}
-		}
-	}
-}
-
-// collect takes first and whatever else is queued, up to maxBatch.
-func (w *Writer) collect(first *ingestJob) []*ingestJob {
-	batch := []*ingestJob{first}
-	for len(batch) < maxBatch {
-		select {
-		case j := <-w.work:
-			batch = append(batch, j)
-		default:
-			return batch
-		}
-	}
-	return batch
+	w.once.Do(func() {
+		w.batch.Close()
+		close(w.stop)
+	})
+	w.background.Wait()
 }
 
 // write stores a batch in one transaction. Should any statement fail, the transaction is
@@ -144,11 +92,8 @@ func (w *Writer) write(batch []*ingestJob) {
 		}
 		return
 	}
-	for _, j := range batch {
-		if err != nil {
-			j.stored, j.err = false, err
-		}
-		close(j.done)
+	if err != nil {
+		batch[0].stored, batch[0].err = false, err
 	}
 }
 
