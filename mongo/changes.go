@@ -74,13 +74,9 @@ func setConsents(rec tenants.Record) bson.D {
 		{Key: "nextDeadline", Value: rec.Consents.NextDeadline()}}}, {Key: "$inc", Value: bson.D{{Key: "rev", Value: 1}}}}
 }
 
-// Revoke implements tenants.Writer: ch is applied to every record first (an Apply that fails
-// writes nothing), then each record's consents are rewritten conditionally on the revision
-// read (a record changed meanwhile is read again and the change applied to it), then the audit
-// entries are appended. A revocation changes consents only: nothing else is written. A stop
-// between the rewrites and the audit entries loses the entries (the records still say when and
-// by what they were revoked), and a repeat, changing nothing, appends none.
-func (w *Writer) Revoke(ctx context.Context, ch tenants.Change) ([]tenants.Record, error) {
+// changes finds the records ch applies to and applies it to copies of them; an Apply error
+// returns before anything is written.
+func (w *Writer) changes(ctx context.Context, ch tenants.Change) ([]change, error) {
 	docs, err := w.s.Records.findDocs(ctx, ch.TenantID, ch.MatchKeys, ch.Kinds)
 	if err != nil {
 		return nil, err
@@ -94,6 +90,20 @@ func (w *Writer) Revoke(ctx context.Context, ch tenants.Change) ([]tenants.Recor
 		if c.changed {
 			todo = append(todo, c)
 		}
+	}
+	return todo, nil
+}
+
+// Revoke implements tenants.Writer: ch is applied to every record first (an Apply that fails
+// writes nothing), then each record's consents are rewritten conditionally on the revision
+// read (a record changed meanwhile is read again and the change applied to it), then the audit
+// entries are appended. A revocation changes consents only: nothing else is written. A stop
+// between the rewrites and the audit entries loses the entries (the records still say when and
+// by what they were revoked), and a repeat, changing nothing, appends none.
+func (w *Writer) Revoke(ctx context.Context, ch tenants.Change) ([]tenants.Record, error) {
+	todo, err := w.changes(ctx, ch)
+	if err != nil {
+		return nil, err
 	}
 	var changed []tenants.Record
 	for _, c := range todo {

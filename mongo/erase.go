@@ -47,19 +47,9 @@ type eraseHooks struct {
 func (w *Writer) Erase(ctx context.Context, ch tenants.Change) ([]tenants.Record, error) {
 	ctx, cancel := context.WithTimeout(ctx, eraseTimeout)
 	defer cancel()
-	docs, err := w.s.Records.findDocs(ctx, ch.TenantID, ch.MatchKeys, ch.Kinds)
+	todo, err := w.changes(ctx, ch)
 	if err != nil {
 		return nil, err
-	}
-	var todo []change
-	for _, d := range docs {
-		c, err := prepare(d, ch)
-		if err != nil {
-			return nil, err
-		}
-		if c.changed {
-			todo = append(todo, c)
-		}
 	}
 	now := w.s.now()
 	e := &erasure{w: w, ch: ch, id: tenants.NewAuditID(now), now: now, audited: map[string]bool{}}
