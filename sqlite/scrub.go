@@ -15,11 +15,12 @@ import (
 // A checkpoint can only complete when no reader holds a snapshot older than the log's end
 // (a long export, say), and it holds the writing connection while it waits, so every intake
 // would wait with it. So a scrub waits for readers only briefly; one they hold up is left
-// pending, and the checkpointer tries it again until it succeeds. The erasure itself is committed
+// pending, and the scrubber tries it again until it succeeds. The erasure itself is committed
 // either way.
 const (
 	scrubWait      = 250 * time.Millisecond
 	startScrubWait = 5 * time.Second
+	scrubRetry     = 500 * time.Millisecond
 )
 
 var errBusy = errors.New("wal checkpoint: readers hold an older snapshot")
@@ -49,6 +50,25 @@ func (w *Writer) scrubNow(ctx context.Context, wait time.Duration) {
 	}
 	defer conn.Close()
 	w.scrub(ctx, conn, wait)
+}
+
+// scrubber completes pending scrubs while the writer runs.
+func (w *Writer) scrubber() {
+	defer w.background.Done()
+	t := time.NewTicker(scrubRetry)
+	defer t.Stop()
+	for {
+		select {
+		case <-w.stop:
+			return
+		case <-t.C:
+			if w.scrubPending() {
+				ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+				w.scrubNow(ctx, scrubWait)
+				cancel()
+			}
+		}
+	}
 }
 
 // checkpoint runs a truncating checkpoint on conn, waiting at most wait for readers.

@@ -38,7 +38,6 @@ type Store struct {
 	path string
 	w    *sql.DB // the one writing connection
 	r    *sql.DB // read-only connections
-	cp   *sql.DB // the checkpointer's connection
 
 	Tenants  *Tenants
 	APIKeys  *APIKeys
@@ -69,8 +68,8 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s := &Store{path: filepath.Join(dir, FileName)}
 	// The write pool: one connection; transactions take the write lock at BEGIN, so that two
 	// processes never both hold a read lock while waiting to write.
-	// Its commits leave checkpoints to the checkpointer (see checkpointer.go).
-	s.w, err = sql.Open("sqlite", "file:"+s.path+"?"+pragmas+"&_pragma=journal_mode(wal)&_pragma=wal_autocheckpoint(0)&_pragma=journal_size_limit(67108864)&_txlock=immediate")
+	// A log that grew in a burst is cut back to 64 MiB when it is next reused.
+	s.w, err = sql.Open("sqlite", "file:"+s.path+"?"+pragmas+"&_pragma=journal_mode(wal)&_pragma=journal_size_limit(67108864)&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", s.path, err)
 	}
@@ -97,12 +96,6 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	n := max(4, 2*runtime.NumCPU())
 	s.r.SetMaxOpenConns(n)
 	s.r.SetMaxIdleConns(n)
-	if s.cp, err = sql.Open("sqlite", "file:"+s.path+"?"+pragmas); err != nil {
-		_ = s.w.Close()
-		_ = s.r.Close()
-		return nil, fmt.Errorf("open %s: %w", s.path, err)
-	}
-	s.cp.SetMaxOpenConns(1)
 	s.Tenants = &Tenants{s: s}
 	s.APIKeys = &APIKeys{s: s}
 	s.Forms = &Forms{s: s}
@@ -116,7 +109,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, err
 	}
 	// A crash between an erasure's commit and its scrub is made good here (or, should a
-	// reader hold it up, by the checkpointer soon after).
+	// reader hold it up, by the scrubber soon after).
 	s.Writer.scrubNow(ctx, startScrubWait)
 	return s, nil
 }
@@ -139,10 +132,8 @@ func (s *Store) Close(ctx context.Context) error {
 		s.Writer.close()
 	}
 	var errs []error
-	for _, db := range []*sql.DB{s.r, s.cp} {
-		if db != nil {
-			errs = append(errs, db.Close())
-		}
+	if s.r != nil {
+		errs = append(errs, s.r.Close())
 	}
 	errs = append(errs, s.w.Close())
 	return errors.Join(errs...)

@@ -31,7 +31,7 @@ type Writer struct {
 	once  sync.Once
 
 	mu sync.Mutex
-	// pending is set while an erasure's scrub is not done; the checkpointer completes it.
+	// pending is set while an erasure's scrub is not done; the scrubber completes it.
 	pending    bool
 	background sync.WaitGroup
 }
@@ -53,7 +53,7 @@ func newWriter(ctx context.Context, s *Store) (*Writer, error) {
 	w := &Writer{s: s, st: st, stop: make(chan struct{})}
 	w.batch = batch.New(maxBatch, w.write)
 	w.background.Add(1)
-	go w.checkpointer()
+	go w.scrubber()
 	return w, nil
 }
 
