@@ -17,12 +17,8 @@ var _ tenants.AuditRepo = (*Audit)(nil)
 
 const auditCols = `id, time, tenant_id, actor, action, record_ids, counts, subject, detail, request_id`
 
-// The statements appending entries; an id that exists appends nothing.
-const (
-	insertAuditPrefix = `INSERT INTO audit (` + auditCols + `) VALUES `
-	auditConflict     = ` ON CONFLICT (id) DO NOTHING`
-	insertAudit       = insertAuditPrefix + `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)` + auditConflict
-)
+// insertAudit is the statement appending one entry; an id that exists appends nothing.
+const insertAudit = `INSERT INTO audit (` + auditCols + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`
 
 // Append stores entries in one transaction.
 func (r *Audit) Append(ctx context.Context, entries ...tenants.AuditEntry) error {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -97,43 +96,45 @@ func (w *Writer) write(batch []*ingestJob) {
 	}
 }
 
-// insertRecord is the statement storing one record, prepared once: SQLite would otherwise
-// parse it again for every record. A record whose tenant, kind and public id exist is not
-// inserted and returns no row.
-const insertRecord = `INSERT INTO records (tenant_id, kind, public_id, form_id, created_at,
+// The statements of an ingestion, prepared once: SQLite would otherwise parse them again for
+// every record. A record whose tenant, kind and public id exist is not inserted and returns
+// no row.
+const (
+	insertRecord = `INSERT INTO records (tenant_id, kind, public_id, form_id, created_at,
 	pp_status, pp_deadline, ge_status, ge_deadline, gp_status, gp_deadline, next_deadline, anonymised_at, body)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (tenant_id, kind, public_id) DO NOTHING RETURNING rid`
+	insertKey = `INSERT INTO match_keys (tenant_id, key, rid) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`
+)
 
 // statements are the writing connection's prepared statements.
 type statements struct {
-	record, audit *sql.Stmt
-	tx            *sql.Tx // set once bound to a transaction
+	record, key, audit *sql.Stmt
 }
 
 func prepare(ctx context.Context, db *sql.DB) (statements, error) {
 	var st statements
-	var err error
-	if st.record, err = db.PrepareContext(ctx, insertRecord); err != nil {
-		return st, fmt.Errorf("prepare: %w", err)
-	}
-	if st.audit, err = db.PrepareContext(ctx, insertAudit); err != nil {
-		return st, fmt.Errorf("prepare: %w", err)
+	for _, p := range []struct {
+		dst **sql.Stmt
+		q   string
+	}{{&st.record, insertRecord}, {&st.key, insertKey}, {&st.audit, insertAudit}} {
+		s, err := db.PrepareContext(ctx, p.q)
+		if err != nil {
+			return st, fmt.Errorf("prepare: %w", err)
+		}
+		*p.dst = s
 	}
 	return st, nil
 }
 
 // in returns the statements bound to tx.
 func (st statements) in(ctx context.Context, tx *sql.Tx) statements {
-	return statements{record: tx.StmtContext(ctx, st.record), audit: tx.StmtContext(ctx, st.audit), tx: tx}
+	return statements{record: tx.StmtContext(ctx, st.record), key: tx.StmtContext(ctx, st.key), audit: tx.StmtContext(ctx, st.audit)}
 }
 
 // insertIngestions writes records with their match keys and audit entries; job.stored is
-// false for a record whose tenant, kind and public id exist (nothing of it is written). The
-// match keys and audit entries of all the records go in a few multi-row statements: per
-// statement, not per row, is where most of the cost of a small insert lies.
+// false for a record whose tenant, kind and public id exist (nothing of it is written).
 func insertIngestions(ctx context.Context, st statements, jobs []*ingestJob) error {
-	var keys, audit [][]any
 	for _, j := range jobs {
 		r, d := j.in.Record, j.d
 		var rid int64
@@ -147,57 +148,23 @@ func insertIngestions(ctx context.Context, st statements, jobs []*ingestJob) err
 			return translate("insert record", err)
 		}
 		j.stored = true
-		for _, k := range r.MatchKeys {
-			keys = append(keys, []any{r.TenantID, k, rid})
-		}
-		for _, e := range j.in.Audit {
-			args, err := auditArgs(e)
-			if err != nil {
-				return err
-			}
-			audit = append(audit, args)
-		}
-	}
-	if err := insertRows(ctx, st.tx, insertKeyPrefix, ` ON CONFLICT DO NOTHING`, keys); err != nil {
-		return translate("insert match keys", err)
-	}
-	return translate("append audit", insertRows(ctx, st.tx, insertAuditPrefix, auditConflict, audit))
-}
-
-const insertKeyPrefix = `INSERT INTO match_keys (tenant_id, key, rid) VALUES `
-
-// maxRowsPerStatement keeps a multi-row insert well under SQLite's limit of bound parameters.
-const maxRowsPerStatement = 500
-
-// insertRows inserts rows (each one row's values) with multi-row statements.
-func insertRows(ctx context.Context, tx *sql.Tx, prefix, suffix string, rows [][]any) error {
-	for len(rows) > 0 {
-		n := min(len(rows), maxRowsPerStatement)
-		var q strings.Builder
-		q.WriteString(prefix)
-		args := make([]any, 0, n*len(rows[0]))
-		for i, row := range rows[:n] {
-			if i > 0 {
-				q.WriteString(", ")
-			}
-			q.WriteString("(" + placeholders(len(row)) + ")")
-			args = append(args, row...)
-		}
-		q.WriteString(suffix)
-		if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+		if err := insertKeys(ctx, st, r.TenantID, rid, r.MatchKeys); err != nil {
 			return err
 		}
-		rows = rows[n:]
+		if err := appendAudit(ctx, st, j.in.Audit); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
 func insertKeys(ctx context.Context, st statements, tenantID string, rid int64, keys []string) error {
-	rows := make([][]any, len(keys))
-	for i, k := range keys {
-		rows[i] = []any{tenantID, k, rid}
+	for _, k := range keys {
+		if _, err := st.key.ExecContext(ctx, tenantID, k, rid); err != nil {
+			return translate("insert match key", err)
+		}
 	}
-	return translate("insert match keys", insertRows(ctx, st.tx, insertKeyPrefix, ` ON CONFLICT DO NOTHING`, rows))
+	return nil
 }
 
 // inTx runs fn in a transaction on the writing connection, with the prepared statements
