@@ -95,11 +95,18 @@ func newRecord(tenantID string, kind tenants.Kind, sub consent.Submission, now t
 	}
 }
 
-// newID is a random public id for records sent without one (128 bits, base32).
+// newID is a public id for records sent without one: 48 bits of Unix milliseconds, then 80
+// random bits, in an order-preserving base32 (26 characters). Ids made one after another sort together, so the
+// store's unique index of ids grows at its end rather than at a random page per record.
 func newID() string {
 	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
+	ms := uint64(time.Now().UnixMilli())
+	for i := range 6 {
+		b[i] = byte(ms >> (40 - 8*i))
+	}
+	_, _ = rand.Read(b[6:])
+	// Digits first: the characters sort as the values they stand for.
+	const alphabet = "234567abcdefghijklmnopqrstuvwxyz"
 	out := make([]byte, 0, 26)
 	var acc, bits uint
 	for _, x := range b {
