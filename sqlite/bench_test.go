@@ -23,10 +23,10 @@ func benchRecord(n int64) tenants.Ingestion {
 		IPAddress: ptr("192.0.2.10"), Timestamp: ptr("2026-11-21T10:00:00Z")}
 	rec := tenants.Record{ID: tenants.RecordID("t1", tenants.KindFormSubmission, id), TenantID: "t1", Kind: tenants.KindFormSubmission,
 		PublicID: id, FormID: "petition", CreatedAt: now,
-		Contact:   tenants.Contact{Email: &email, PhoneNumber: &phone, FirstName: ptr("Alexandra"), LastName: ptr("Benchmark-Person"), NamePrefix: ptr("Dr")},
-		Address:   tenants.Address{Street: ptr("Long Street Name"), HouseNumber: ptr("12a"), City: ptr("Berlin"), Postcode: ptr("10115")},
-		Consents:  tenants.Consents{PrimaryPurpose: g, GeneralContactEmail: g, GeneralContactPhone: g},
-		Payload:   map[string]any{"utm_campaign": "winter-appeal-2026", "utm_source": "newsletter", "interest": "climate and forests", "comment": string(make([]byte, 180))},
+		Contact:  tenants.Contact{Email: &email, PhoneNumber: &phone, FirstName: ptr("Alexandra"), LastName: ptr("Benchmark-Person"), NamePrefix: ptr("Dr")},
+		Address:  tenants.Address{Street: ptr("Long Street Name"), HouseNumber: ptr("12a"), City: ptr("Berlin"), Postcode: ptr("10115")},
+		Consents: tenants.Consents{PrimaryPurpose: g, GeneralContactEmail: g, GeneralContactPhone: g},
+		Payload:  map[string]any{"utm_campaign": "winter-appeal-2026", "utm_source": "newsletter", "interest": "climate and forests", "comment": string(make([]byte, 180))},
 		// Keyed hashes are spread uniformly, as HMACs are: every insert lands at a random place.
 		MatchKeys: []string{hashOf("e", n), hashOf("p", n)},
 	}
