@@ -10,7 +10,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// Error is a client-facing error rendered as CONTRACT.md §2's single-error body.
+// Error is a client-facing error rendered as the single-error body of docs/API.md §2.
 type Error struct {
 	Status  int            `json:"-"`
 	Kind    string         `json:"error"`
@@ -87,7 +87,7 @@ func fromFiber(fe *fiber.Error) *Error {
 	case fiber.StatusNotFound:
 		return notFound("No such endpoint.")
 	case fiber.StatusMethodNotAllowed:
-		// CONTRACT.md §2 knows no 405: a method a path does not serve is an unknown route.
+		// docs/API.md §2 knows no 405: a method a path does not serve is an unknown route.
 		return notFound("No such endpoint.")
 	case fiber.StatusRequestEntityTooLarge:
 		return &Error{Status: fe.Code, Kind: "PayloadTooLarge", Message: "The request body exceeds the size limit."}
@@ -98,7 +98,7 @@ func fromFiber(fe *fiber.Error) *Error {
 	}
 }
 
-// decodeObject parses a JSON object body; anything else is CONTRACT's invalid_json.
+// decodeObject parses a JSON object body; anything else is invalid_json (docs/API.md §2).
 func decodeObject(body []byte) (map[string]any, error) {
 	var m map[string]any
 	if err := json.Unmarshal(body, &m); err != nil || m == nil {

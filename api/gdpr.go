@@ -5,7 +5,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// anonymise is POST /api/v1/gdpr/search-and-anonymise (SPEC.md; CONTRACT.md §5).
+// anonymise is POST /api/v1/gdpr/search-and-anonymise (docs/API.md §5).
 func (s *server) anonymise(c *fiber.Ctx) error {
 	body, err := decodeObject(c.Body())
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// The ingestion endpoints of the three other record types (CONTRACT.md §6): 201 {"id"},
+// The ingestion endpoints of the three other record types (docs/API.md §6): 201 {"id"},
 // 400 single-error bodies.
 
 // postDigitisation stores a paper form typed in: the accept-submission body and rules plus

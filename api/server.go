@@ -47,7 +47,7 @@ type server struct {
 	touched *touches
 }
 
-// DefaultBodyLimit is CONTRACT.md §2's default size limit.
+// DefaultBodyLimit is the default size limit of docs/API.md §2.
 const DefaultBodyLimit = 1 << 20
 
 // transportLimit is the largest body read at all; larger ones are refused unread.
@@ -61,7 +61,7 @@ func (s *server) bodyLimit(c *fiber.Ctx) error {
 }
 
 // New builds the Fiber app with every API route; the admin UI mounts on the same app.
-// A path no route matches answers CONTRACT's 404 through the error handler.
+// A path no route matches answers docs/API.md §2's 404 through the error handler.
 func New(d Deps) *fiber.App {
 	if d.BodyLimit <= 0 {
 		d.BodyLimit = DefaultBodyLimit
@@ -76,7 +76,7 @@ func New(d Deps) *fiber.App {
 		// request (cache keys, throttle keys, audit request ids) can change under our feet.
 		Immutable: true,
 		// The transport reads bodies up to transportLimit so that one over BodyLimit gets a
-		// clean 413 body instead of a reset connection; bodyLimit enforces CONTRACT's limit.
+		// clean 413 body instead of a reset connection; bodyLimit enforces the API's limit.
 		BodyLimit:             max(d.BodyLimit, transportLimit),
 		ErrorHandler:          s.errorHandler,
 		DisableStartupMessage: true,

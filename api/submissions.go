@@ -14,7 +14,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// acceptSubmission is POST /api/v1/forms/accept-submission (SPEC.md; CONTRACT.md §3): every
+// acceptSubmission is POST /api/v1/forms/accept-submission (docs/API.md §3): every
 // failed rule listed, 200 with an empty body once stored; a repeated submission_id stores
 // nothing and answers 200.
 func (s *server) acceptSubmission(c *fiber.Ctx) error {
@@ -63,7 +63,7 @@ func (s *server) parseFormRecord(c *fiber.Ctx, kind tenants.Kind, extra []string
 	}
 	if len(codes) > 0 {
 		// A retry of a stored submission answers as the first try did, even if the form has
-		// closed or a deadline passed since (CONTRACT.md §3: a repeated id answers 200).
+		// closed or a deadline passed since (docs/API.md §3.3: a repeated id answers 200).
 		if sub.SubmissionID != "" && !slices.Contains(codes, "submission_id_invalid") {
 			if _, err := s.Records.Get(c.Context(), a.tenant.ID, kind, sub.SubmissionID); err == nil {
 				return rec, errRepeat
@@ -123,7 +123,7 @@ func newID() string {
 	return string(out)
 }
 
-// submissionView is CONTRACT.md §7's submission shape.
+// submissionView is the submission shape of docs/API.md §7.1.
 type submissionView struct {
 	SubmissionID string           `json:"submissionId"`
 	FormID       string           `json:"formId"`
@@ -157,7 +157,7 @@ func (s *server) getSubmission(c *fiber.Ctx) error {
 	return c.JSON(v)
 }
 
-// getConsents is GET /api/v1/consents?email=|phone= (CONTRACT.md §7).
+// getConsents is GET /api/v1/consents?email=|phone= (docs/API.md §7.2).
 func (s *server) getConsents(c *fiber.Ctx) error {
 	// An unencoded '+' in a query string reads as a space: "?phone=+4915..." must still work.
 	phone := c.Query("phone")

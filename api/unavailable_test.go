@@ -25,7 +25,7 @@ func (downKeys) Lookup(context.Context, string) (tenants.APIKey, error) {
 func (downKeys) Touch(context.Context, string, time.Time) error { return nil }
 
 // TestUnavailableStore: while the database cannot be reached the API answers 503 with
-// CONTRACT's body and a Retry-After header, and leaks no internals.
+// the body of docs/API.md §2 and a Retry-After header, and leaks no internals.
 func TestUnavailableStore(t *testing.T) {
 	enf, err := policies.New()
 	if err != nil {

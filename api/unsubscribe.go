@@ -19,7 +19,7 @@ const (
 )
 
 // unsubscribeRoutes registers POST /api/v1/{provider}/unsubscribe for the five providers
-// (any other segment is 404) with the credentials each provider can present (CONTRACT.md §8).
+// (any other segment is 404) with the credentials each provider can present (docs/API.md §8.3).
 func (s *server) unsubscribeRoutes(v1 fiber.Router) {
 	for _, p := range unsubscribe.Providers() {
 		path := "/" + p + "/unsubscribe"

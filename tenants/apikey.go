@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// Scopes an API key can hold (CONTRACT.md §1).
+// Scopes an API key can hold (docs/API.md §1.3).
 const (
 	ScopeSubmissionsWrite = "submissions:write"
 	ScopeRecordsWrite     = "records:write"

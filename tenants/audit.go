@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Audit actions (CONTRACT.md §9).
+// Audit actions (docs/API.md §9).
 const (
 	ActionSubmissionAccepted = "submission.accepted"
 	ActionRecordAccepted     = "record.accepted"

@@ -5,7 +5,7 @@ import "time"
 // Kind names one of the four record types that hold a person's data.
 type Kind string
 
-// The record types anonymisation covers (SPEC.md "Other record types").
+// The record types anonymisation covers (docs/API.md §0.3).
 const (
 	KindFormSubmission Kind = "formSubmission"
 	KindDigitisation   Kind = "digitisationSubmission"
@@ -33,7 +33,7 @@ type Address struct {
 	Postcode    *string `bson:"postcode" json:"postcode"`
 }
 
-// ConsentStatus is the state of one consent (CONTRACT.md §4).
+// ConsentStatus is the state of one consent (docs/API.md §4.2).
 type ConsentStatus string
 
 // The consent states.

@@ -184,7 +184,7 @@ type FormEditPage struct {
 	Webhooks []ProviderWebhook
 }
 
-// The API key scopes (CONTRACT.md §1).
+// The API key scopes (docs/API.md §1.3).
 const (
 	ScopeSubmissionsWrite = "submissions:write"
 	ScopeRecordsWrite     = "records:write"

@@ -2,7 +2,7 @@ package web
 
 import "time"
 
-// The consent statuses (CONTRACT.md §4), as the badges show them.
+// The consent statuses (docs/API.md §4.2), as the badges show them.
 const (
 	StatusGranted    = "granted"
 	StatusExpired    = "expired"

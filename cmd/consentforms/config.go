@@ -12,7 +12,7 @@ import (
 	"github.com/consentforms/consentforms/tenants"
 )
 
-// Config is the process configuration, read from the environment (CONTRACT.md §10).
+// Config is the process configuration, read from the environment (docs/API.md §10).
 type Config struct {
 	Addr          string
 	MongoURI      string

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// TestConsentReads covers GET /api/v1/consents (CONTRACT.md §7): aggregate statuses (granted
+// TestConsentReads covers GET /api/v1/consents (docs/API.md §7.2): aggregate statuses (granted
 // beats revoked beats expired beats not_granted), deadlines read as expired at once, e-mail
 // matched case-insensitively, phone matched in any accepted spelling, 400s, tenant isolation.
 func TestConsentReads(t *testing.T) {

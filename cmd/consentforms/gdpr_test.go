@@ -222,7 +222,7 @@ func TestGDPRMatchModes(t *testing.T) {
 	}
 }
 
-// TestGDPRValidationAndScope covers the 400 bodies of SPEC.md / CONTRACT.md §5 and the scope.
+// TestGDPRValidationAndScope covers the 400 bodies of docs/API.md §5 and the scope.
 func TestGDPRValidationAndScope(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// TestSuspendedTenant: a suspended tenant's keys answer 401 (CONTRACT.md §1), and work again
+// TestSuspendedTenant: a suspended tenant's keys answer 401 (docs/API.md §1), and work again
 // once it is reactivated.
 func TestSuspendedTenant(t *testing.T) {
 	t.Parallel()

@@ -11,7 +11,7 @@ const (
 	callsPath        = "/api/v1/phone-call-tasks"
 )
 
-// TestRecordIngestion covers the three ingestion endpoints of CONTRACT.md §6: 201 {"id"},
+// TestRecordIngestion covers the three ingestion endpoints of docs/API.md §6: 201 {"id"},
 // 400 single-error bodies, the records:write scope.
 func TestRecordIngestion(t *testing.T) {
 	t.Parallel()

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// SPEC.md's submission codes plus CONTRACT.md §3's form_id_unknown.
+// The submission codes of docs/API.md §3.7, form_id_unknown included.
 const (
 	cFormMissing      = "form_id_missing"
 	cFormUnknown      = "form_id_unknown"
@@ -221,7 +221,7 @@ func TestSubmissionValidationCodes(t *testing.T) {
 			"consent_to_general_contact_deadline_interval": "-1d"},
 			cPrimaryDLInvalid, cPhoneMissing, cEmailMissing, cGeneralDLInvalid),
 
-		// The other known fields are strings; the contract's per-field codes.
+		// The other known fields are strings; the per-field codes of docs/API.md §3.2 rule 12.
 		codes("first_name number", with(e, "first_name", 42), "first_name_invalid"),
 		codes("last_name object", with(e, "last_name", map[string]any{"x": 1}), "last_name_invalid"),
 		codes("name_prefix boolean", with(e, "name_prefix", true), "name_prefix_invalid"),
@@ -242,7 +242,7 @@ func TestSubmissionValidationCodes(t *testing.T) {
 	runCases(t, s, cases)
 }
 
-// TestSubmissionReadShape checks GET /api/v1/forms/submissions/{id} against CONTRACT.md §7:
+// TestSubmissionReadShape checks GET /api/v1/forms/submissions/{id} against docs/API.md §7.1:
 // every key present, nulls for what was not sent, RFC 3339 UTC times, phone in E.164.
 func TestSubmissionReadShape(t *testing.T) {
 	t.Parallel()
@@ -360,8 +360,8 @@ func equalStrings(a, b []string) bool {
 	return true
 }
 
-// TestSubmissionAlternateShapes stores SPEC.md's alternate shapes as custom fields, requiring
-// primary purpose consent for them.
+// TestSubmissionAlternateShapes stores the alternate shapes of docs/API.md §3.1 as custom
+// fields, requiring primary purpose consent for them.
 func TestSubmissionAlternateShapes(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)

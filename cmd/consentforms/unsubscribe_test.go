@@ -164,7 +164,8 @@ func TestUnsubscribeProviderPayloads(t *testing.T) {
 	})
 }
 
-// TestUnsubscribeGeneric sends SPEC.md's {email, phone} body to every provider path.
+// TestUnsubscribeGeneric sends the generic {email, phone} body (docs/API.md §8.1) to every
+// provider path.
 func TestUnsubscribeGeneric(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
@@ -231,7 +232,7 @@ func basic(user, pass string) string {
 	return "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+pass))
 }
 
-// TestUnsubscribeAuth covers CONTRACT.md §8's credentials: bearer everywhere, Basic on Mailjet
+// TestUnsubscribeAuth covers the credentials of docs/API.md §8.3: bearer everywhere, Basic on Mailjet
 // and Postmark only, Mailchimp's URL token and unauthenticated GET.
 func TestUnsubscribeAuth(t *testing.T) {
 	t.Parallel()

@@ -1,5 +1,5 @@
 // Package anonymise decides what in a record is personal data and strips it for GDPR
-// erasure (CONTRACT.md §5). It is plain Go over tenants.Record, so the rule is tested
+// erasure (docs/API.md §5). It is plain Go over tenants.Record, so the rule is tested
 // without a store; the caller finds the records, stores the result and writes the audit.
 package anonymise
 
@@ -92,7 +92,7 @@ func lowerSet(declared map[string]bool) map[string]bool {
 // Fields (any depth of nested maps/arrays) that normalises as one
 // (contact.NormaliseEmail / contact.NormalisePhone). Sorted, without duplicates. These
 // become the record's match keys (hashed by the caller). A value only mentioning an
-// identifier inside free text is not one: matching is on whole values (CONTRACT.md §5).
+// identifier inside free text is not one: matching is on whole values (docs/API.md §5.2).
 func Identifiers(rec tenants.Record) (emails, phones []string) {
 	add := func(s string) {
 		if e, ok := contact.NormaliseEmail(s); ok {

@@ -1,4 +1,4 @@
-// Package consent holds the submission rules of CONTRACT.md §3: which keys are known, how
+// Package consent holds the submission rules of docs/API.md §3: which keys are known, how
 // consent flags, deadlines and contact fields are validated, and the codes failures yield.
 package consent
 
@@ -7,7 +7,8 @@ import (
 	"slices"
 )
 
-// The validation codes, SPEC.md's table first, then the per-field codes of the contract.
+// The validation codes in the order of docs/API.md §3.7: the core codes first, then the
+// per-field codes.
 const (
 	codeFormIDMissing          = "form_id_missing"
 	codeFormIDUnknown          = "form_id_unknown"

@@ -15,7 +15,8 @@ func TestCodes(t *testing.T) {
 		"consent_to_general_contact_phone_invalid", "consent_to_general_contact_email_missing",
 		"consent_to_general_contact_email_invalid", "consent_to_general_contact_deadline_invalid",
 	}
-	// SPEC.md's codes keep their table order, form_id_unknown sits after form_id_missing.
+	// The core codes of docs/API.md §3.7 keep their order; form_id_unknown sits after
+	// form_id_missing.
 	var got []string
 	for _, c := range Codes {
 		if slices.Contains(spec, c) {

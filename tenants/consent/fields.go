@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 )
 
-// The known keys of a submission body (SPEC.md's field table plus the proof fields).
+// The known keys of a submission body (docs/API.md §3.1, the proof fields included).
 const (
 	keyFormID                  = "form_id"
 	keySubmissionID            = "submission_id"
@@ -43,7 +43,7 @@ func isStandardKey(key string) bool {
 	return false
 }
 
-// Length limits of the contract (CONTRACT.md §3) and of this package.
+// Length limits of docs/API.md §3.1.
 const (
 	maxIDLength   = 128  // form_id and submission_id, in characters
 	maxTextLength = 1000 // every other free-text known field, in characters

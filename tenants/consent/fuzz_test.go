@@ -37,7 +37,7 @@ func FuzzParseInterval(f *testing.F) {
 }
 
 // checkMS asserts that the parser reads what ms 2.1.3 reads, as ms reads it, except for negative
-// values, M (a month, not a minute) and the contract's additions: month words and ISO 8601.
+// values, M (a month, not a minute) and the additions of docs/API.md §3.5: month words and ISO 8601.
 func checkMS(t *testing.T, s string, iv Interval, err error, now time.Time) {
 	t.Helper()
 	s = strings.TrimSpace(s)
@@ -53,7 +53,7 @@ func checkMS(t *testing.T, s string, iv Interval, err error, now time.Time) {
 	}
 }
 
-// isoOrMonths reports whether s is one of the contract's forms that ms lacks.
+// isoOrMonths reports whether s is one of the forms of docs/API.md §3.5 that ms lacks.
 func isoOrMonths(s string) bool {
 	if strings.HasPrefix(s, "P") || strings.HasPrefix(s, "p") {
 		return true

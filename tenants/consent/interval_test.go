@@ -217,7 +217,7 @@ func TestParseInterval(t *testing.T) {
 			t.Errorf("deadline for %q = %v, %v; want now+%v, ok=%v", c.in, got, ok, c.want, c.ok)
 			continue
 		}
-		// Where ms reads the string and the contract does not redefine it, the deadline is ms's.
+		// Where ms reads the string and docs/API.md §3.5 does not redefine it, the deadline is ms's.
 		ms, unit, msOK := msParse(strings.TrimSpace(c.in))
 		if c.ok && msOK && unit != "" && unit != "M" && !msAgrees(got, intervalNow, ms) {
 			t.Errorf("deadline for %q = %v, ms reads %v ms", c.in, got, ms)

@@ -13,7 +13,7 @@ import (
 type Rules struct {
 	RequireFormID      bool // form_id_missing when absent (form submissions, digitisation)
 	RequireConsent     bool // consent_missing when no flag is true (form submissions, digitisation)
-	CustomNeedsPrimary bool // custom fields require consent_to_primary_purpose (SPEC rule 3) (form submissions, digitisation)
+	CustomNeedsPrimary bool // custom fields require consent_to_primary_purpose (docs/API.md §3.2, rule 3) (form submissions, digitisation)
 }
 
 // FormRules are the rules of accept-submission and digitisation submissions.

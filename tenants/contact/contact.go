@@ -1,5 +1,5 @@
 // Package contact normalises e-mail addresses and phone numbers, the two identifiers a
-// person is matched by (CONTRACT.md §3 and §5).
+// person is matched by (docs/API.md §3.4).
 package contact
 
 import (

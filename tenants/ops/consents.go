@@ -46,7 +46,7 @@ type SubmissionConsents struct {
 	Consents     ConsentsView `json:"consents"`
 }
 
-// PersonConsents answers GET /api/v1/consents (CONTRACT.md §7).
+// PersonConsents answers GET /api/v1/consents (docs/API.md §7.2).
 type PersonConsents struct {
 	GeneralContact struct {
 		Email tenants.ConsentStatus `json:"email"`

@@ -17,7 +17,7 @@ func (s *Service) Preview(ctx context.Context, tenantID string, id Identity) (Co
 	return CountKinds(recs), nil
 }
 
-// Erase anonymises every record of the tenant matching the identity (CONTRACT.md §5): the
+// Erase anonymises every record of the tenant matching the identity (docs/API.md §5): the
 // personal data and the match keys go, and one audit entry counts what this call anonymised.
 // The store makes it all-or-nothing, counts each record for one call only however many run
 // at once, and leaves nothing removed in its files.

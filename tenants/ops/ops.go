@@ -148,7 +148,7 @@ func sortNewestFirst(recs []tenants.Record) {
 	})
 }
 
-// Counts are records per kind, under SPEC.md's names.
+// Counts are records per kind, under the names of docs/API.md §5.4.
 type Counts struct {
 	FormSubmissions         int `json:"formSubmissions"`
 	DigitisationSubmissions int `json:"digitisationSubmissions"`
@@ -179,7 +179,7 @@ func (c Counts) Total() int {
 	return c.FormSubmissions + c.DigitisationSubmissions + c.CanvassingSubmissions + c.PhoneCallTasks
 }
 
-// Map is the counts keyed by SPEC.md's names, for the audit log.
+// Map is the counts keyed by the names of docs/API.md §5.4, for the audit log.
 func (c Counts) Map() map[string]int {
 	return map[string]int{"formSubmissions": c.FormSubmissions, "digitisationSubmissions": c.DigitisationSubmissions,
 		"canvassingSubmissions": c.CanvassingSubmissions, "phoneCallTasks": c.PhoneCallTasks}

@@ -84,7 +84,7 @@ type PhoneCallTask struct {
 var callStrings = []string{"campaign_id", "caller_id", "status", "outcome"}
 var callTimes = []string{"scheduled_at", "called_at"}
 
-// ParsePhoneCallTask validates a phone-call task body (CONTRACT.md §6): phone_number required
+// ParsePhoneCallTask validates a phone-call task body (docs/API.md §6.3): phone_number required
 // in E.164, names and email optional contact data, the task's own fields, the rest custom.
 func ParsePhoneCallTask(body map[string]any) (PhoneCallTask, error) {
 	t := PhoneCallTask{Fields: map[string]any{}, Payload: map[string]any{}}

@@ -1,5 +1,5 @@
 // Package unsubscribe turns the bodies posted to POST /api/v1/{provider}/unsubscribe into
-// unsubscribe events (CONTRACT.md §8): SPEC.md's generic {email, phone} object, or each
+// unsubscribe events (docs/API.md §8.1): the generic {email, phone} object, or each
 // provider's own webhook exactly as the provider sends it. It is pure parsing over bytes; the
 // caller authenticates the request, normalises the identifiers and revokes consent.
 package unsubscribe
@@ -25,7 +25,7 @@ type Event struct {
 type Result struct {
 	Events  []Event // unsubscribes to apply (may be empty: the body held only other event types)
 	Ignored int     // events recognised and ignored because they are not unsubscribes
-	Generic bool    // the body was SPEC.md's generic {email, phone} JSON object
+	Generic bool    // the body was the generic {email, phone} JSON object
 }
 
 var (
@@ -190,7 +190,7 @@ func parseArray(b []byte, read eventFunc) (Result, error) {
 	return c.res, nil
 }
 
-// isGeneric reports whether an object is SPEC.md's generic body rather than a provider event.
+// isGeneric reports whether an object is the generic body rather than a provider event.
 func isGeneric(f fields) bool {
 	for _, k := range discriminators {
 		if f.has(k) {
@@ -200,7 +200,7 @@ func isGeneric(f fields) bool {
 	return true
 }
 
-// parseGeneric reads SPEC.md's {email, phone} object.
+// parseGeneric reads the generic {email, phone} object.
 func parseGeneric(f fields) (Result, error) {
 	email, err := f.str("email")
 	if err != nil {
