@@ -60,6 +60,19 @@ func (s *server) bodyLimit(c *fiber.Ctx) error {
 	return c.Next()
 }
 
+// refuseEncoded answers 415 to a request whose body is compressed (a Content-Encoding other
+// than identity) before anything reads it: the framework would inflate it on the first read,
+// without limit, and the size limit would count the compressed bytes. Bodies are never
+// inflated (docs/API.md §2).
+func refuseEncoded(c *fiber.Ctx) error {
+	enc := strings.TrimSpace(c.Get(fiber.HeaderContentEncoding))
+	if enc == "" || strings.EqualFold(enc, "identity") {
+		return c.Next()
+	}
+	return &Error{Status: fiber.StatusUnsupportedMediaType, Kind: "UnsupportedMediaType",
+		Message: "Send the request body uncompressed: Content-Encoding must be absent or identity."}
+}
+
 // New builds the Fiber app with every API route; the admin UI mounts on the same app.
 // A path no route matches answers docs/API.md §2's 404 through the error handler.
 func New(d Deps) *fiber.App {
@@ -86,6 +99,7 @@ func New(d Deps) *fiber.App {
 	})
 	app.Use(recover.New())
 	app.Use(s.requestLog)
+	app.Use(refuseEncoded)
 	app.Use(s.bodyLimit)
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	app.Get("/readyz", s.ready)
