@@ -62,7 +62,7 @@ func (h *handler) chooseTenant(c *fiber.Ctx, s *session) error {
 // safeNext keeps a return path only when it is one of ours: no other host, no scheme.
 func safeNext(p string) string {
 	if !strings.HasPrefix(p, "/admin/") || strings.ContainsAny(p, "\\\r\n") || strings.HasPrefix(p, "//") ||
-		strings.HasPrefix(p, web.PathLogin) || strings.HasPrefix(p, PathChooseTenant) || len(p) > 1000 {
+		strings.HasPrefix(p, web.PathLogin) || strings.HasPrefix(p, web.PathChooseTenant) || len(p) > 1000 {
 		return ""
 	}
 	return p

@@ -5,9 +5,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// PathChooseTenant is where the platform admin chooses the tenant to work on.
-const PathChooseTenant = "/admin/choose-tenant"
-
 // access is who may use a route: the casbin object and action a role must be allowed, and
 // whether the route works on one tenant's data.
 type access struct {
@@ -50,8 +47,8 @@ func (h *handler) routes() []route {
 		{post, web.PathLogout, access{}, anyStaff, h.logout},
 
 		{get, web.PathDashboard, t("admin:dashboard", "read"), signedIn, h.dashboard},
-		{get, PathChooseTenant, a("admin:tenants", "switch"), signedIn, h.chooseTenantPage},
-		{post, PathChooseTenant, a("admin:tenants", "switch"), signedIn, h.chooseTenant},
+		{get, web.PathChooseTenant, a("admin:tenants", "switch"), signedIn, h.chooseTenantPage},
+		{post, web.PathChooseTenant, a("admin:tenants", "switch"), signedIn, h.chooseTenant},
 
 		{get, web.PathForms, t("admin:forms", "read"), signedIn, h.forms},
 		{get, web.PathFormNew, t("admin:forms", "write"), signedIn, h.formNew},

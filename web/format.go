@@ -66,13 +66,13 @@ func orDash(s string) string {
 	return s
 }
 
-// formatTime renders a time in UTC to the minute.
-func formatTime(t time.Time) string {
-	if t.IsZero() {
-		return "—"
-	}
-	return t.UTC().Format("2006-01-02 15:04 UTC")
-}
+// formatDate and formatClock render a time in UTC to the second, in two parts that a narrow
+// table cell may wrap between: 2025-03-14 and 09:26:53 UTC.
+func formatDate(t time.Time) string  { return t.UTC().Format(time.DateOnly) }
+func formatClock(t time.Time) string { return t.UTC().Format("15:04:05 UTC") }
+
+// fullTime is the exact timestamp shown on hover: to the millisecond, in UTC.
+func fullTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
 // isoTime is the machine-readable form for <time datetime>.
 func isoTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
@@ -169,10 +169,15 @@ func FormatValue(v any) string {
 
 // reveal shows a personal value in full when show is set, else masked; absent is a dash.
 func reveal(show bool, s string, maskFn func(string) string) string {
+	return orDash(revealed(show, s, maskFn))
+}
+
+// revealed is the value reveal shows, "" when absent.
+func revealed(show bool, s string, maskFn func(string) string) string {
 	if !show {
-		s = maskFn(s)
+		return maskFn(s)
 	}
-	return orDash(s)
+	return s
 }
 
 // revealField shows a custom field, masking it when it is personal and show is not set.

@@ -26,7 +26,9 @@ type User struct {
 	Name       string
 	Email      string
 	Role       string // platform_admin, tenant_admin, support or viewer
-	TenantName string // empty for a platform admin
+	TenantName string // the tenant worked on; empty for a platform admin who has chosen none
+	// SwitchTenant shows the tenant as a link to PathChooseTenant (platform admins).
+	SwitchTenant bool
 }
 
 // NavItem is one navigation entry. Key names it for data-testid="nav-<Key>".

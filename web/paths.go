@@ -26,6 +26,7 @@ const (
 	PathAuditExport      = "/admin/audit/export.csv"
 	PathTenants          = "/admin/tenants"
 	PathStaff            = "/admin/staff"
+	PathChooseTenant     = "/admin/choose-tenant"
 	// StaticPrefix is where Asset serves the files named by AssetPath.
 	StaticPrefix = "/admin/static/"
 )
