@@ -68,6 +68,7 @@ func (h *handler) routes() []route {
 
 		{get, web.PathSubmissions, t("admin:submissions", "read"), signedIn, h.submissions},
 		{get, web.PathSubmissions + "/:id", t("admin:submissions", "read"), signedIn, h.submission},
+		{get, web.PathRecords + "/:id", t("admin:submissions", "read"), signedIn, h.record},
 
 		{get, web.PathAnonymise, t("admin:gdpr", "anonymise"), signedIn, h.anonymiseSearch},
 		{post, web.PathAnonymisePreview, t("admin:gdpr", "anonymise"), signedIn, h.anonymisePreview},

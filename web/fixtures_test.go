@@ -31,7 +31,7 @@ func testLayout(title, active string) Layout {
 
 func sampleSubmission() SubmissionDetail {
 	return SubmissionDetail{
-		ID: "sub-1", FormID: "newsletter", CreatedAt: t0,
+		Kind: KindFormSubmission, ID: "sub-1", FormID: "newsletter", CreatedAt: t0,
 		Contact: ContactView{Email: fullMail, PhoneNumber: fullTel, FirstName: "Jane", LastName: "Doevalley"},
 		Address: AddressView{Street: "Hauptstraße", HouseNumber: "12a", City: "Berlin", Postcode: "10115"},
 		Consents: ConsentsView{

@@ -71,6 +71,14 @@ func orDash(s string) string {
 func formatDate(t time.Time) string  { return t.UTC().Format(time.DateOnly) }
 func formatClock(t time.Time) string { return t.UTC().Format("15:04:05 UTC") }
 
+// formatTime renders a time in UTC to the second.
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return formatDate(t) + " " + formatClock(t)
+}
+
 // fullTime is the exact timestamp shown on hover: to the millisecond, in UTC.
 func fullTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 

@@ -10,6 +10,29 @@ const (
 	StatusNotGranted = "not_granted"
 )
 
+// The record kinds under their API names.
+const (
+	KindFormSubmission = "formSubmission"
+	KindDigitisation   = "digitisationSubmission"
+	KindCanvassing     = "canvassingSubmission"
+	KindPhoneCallTask  = "phoneCallTask"
+)
+
+// KindLabel is the human label of a record kind.
+func KindLabel(kind string) string {
+	switch kind {
+	case KindFormSubmission:
+		return "Form submission"
+	case KindDigitisation:
+		return "Digitisation submission"
+	case KindCanvassing:
+		return "Canvassing submission"
+	case KindPhoneCallTask:
+		return "Phone call task"
+	}
+	return kind
+}
+
 // SubmissionFilter narrows the submissions list: query parameters form, consent, status.
 type SubmissionFilter struct {
 	FormID  string
@@ -82,8 +105,9 @@ type PayloadField struct {
 	Personal bool // masked unless ShowPersonal
 }
 
-// SubmissionDetail is one form submission in full.
+// SubmissionDetail is one record in full: a form submission or a record of another kind.
 type SubmissionDetail struct {
+	Kind         string // one of the Kind constants
 	ID           string
 	FormID       string
 	CreatedAt    time.Time
@@ -91,13 +115,18 @@ type SubmissionDetail struct {
 	Contact      ContactView
 	Address      AddressView
 	Consents     ConsentsView
-	Payload      []PayloadField
+	// Fields are the kind's own fields (canvasser_id, notes, …); Payload the custom fields.
+	Fields  []PayloadField
+	Payload []PayloadField
 }
 
-// SubmissionPage shows one submission (GET SubmissionPath(id)).
+// SubmissionPage shows one record (GET RecordPath(kind, id)).
 type SubmissionPage struct {
 	Layout     Layout
 	Submission SubmissionDetail
+	// Others are the tenant's other records with the same id, of other kinds: Value is the
+	// page, Label the kind.
+	Others []Option
 	// ShowPersonal renders contact, address, IP address and personal payload fields in full;
 	// otherwise they are masked.
 	ShowPersonal bool
