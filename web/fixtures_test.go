@@ -52,8 +52,13 @@ func samplePages() map[string]templ.Component {
 		{ID: "k3", Name: "Expiring", Prefix: "cf_k3", Scopes: []string{ScopeGDPRAnonymise, ScopeSubmissionsRead}, CreatedAt: t0, ExpiresAt: &t0},
 	}
 	audit := []AuditEntry{
-		{Time: t0, Actor: "key:k1", Action: "submission.accepted", RecordIDs: []string{"sub-1"}, Counts: map[string]int{"formSubmissions": 1}, RequestID: "req-1"},
-		{Time: t1, Actor: "staff:u1", Action: "gdpr.anonymised", Counts: map[string]int{"formSubmissions": 2, "phoneCallTasks": 1}, RequestID: "req-2"},
+		{Time: t0, Actor: Actor{ID: "key:k1", Label: "API key “Website”"}, Action: "submission.accepted",
+			Records: []RecordRef{{ID: "sub-1", Href: SubmissionPath("sub-1")}}, Counts: map[string]int{"formSubmissions": 1}, RequestID: "req-1"},
+		{Time: t0, Actor: Actor{ID: "key:k1", Label: "API key “Website”"}, Action: "consent.granted",
+			Detail: "primary purpose, general contact by e-mail", Records: []RecordRef{{ID: "sub-1", Href: RecordPath("", "sub-1")}}},
+		{Time: t1, Actor: Actor{ID: "staff:u1", Label: "j***@example.org"}, Action: "gdpr.anonymised",
+			Records: []RecordRef{{ID: "r1"}, {ID: "r2"}, {ID: "r3"}, {ID: "r4"}, {ID: "r5"}},
+			Counts:  map[string]int{"formSubmissions": 2, "phoneCallTasks": 1, "canvassingSubmissions": 0}, RequestID: "req-2"},
 	}
 	return map[string]templ.Component{
 		"login": Login(LoginPage{Layout: Layout{Title: "Sign in", CSRF: testCSRF}, Email: "admin@example.org",

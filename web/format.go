@@ -123,11 +123,13 @@ func RoleLabel(role string) string {
 	return role
 }
 
-// formatCounts renders counts as "key: n" pairs in key order.
+// formatCounts renders the non-zero counts as "key: n" pairs in key order.
 func formatCounts(c map[string]int) string {
 	keys := make([]string, 0, len(c))
-	for k := range c {
-		keys = append(keys, k)
+	for k, n := range c {
+		if n != 0 {
+			keys = append(keys, k)
+		}
 	}
 	sort.Strings(keys)
 	parts := make([]string, len(keys))

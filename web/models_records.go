@@ -184,13 +184,33 @@ type AuditFilter struct {
 
 // AuditEntry is one audit log entry as shown.
 type AuditEntry struct {
-	Time      time.Time
-	Actor     string
-	Action    string
-	RecordIDs []string
+	Time   time.Time
+	Actor  Actor
+	Action string
+	// Detail says in words what the action concerned, e.g. the consents of a consent entry
+	// ("primary purpose, general contact by e-mail"); "" adds nothing.
+	Detail    string
+	Records   []RecordRef
 	Counts    map[string]int
 	RequestID string
 }
+
+// Actor is who made an audit entry: ID as the log stores it (staff:<id>, key:<id>, system)
+// and Label as staff read it (an e-mail address, masked for roles that may not read contact
+// data, or an API key's name); the ID is shown on hover.
+type Actor struct {
+	ID    string
+	Label string
+}
+
+// RecordRef is an id an audit entry names, with the page that shows it ("" for none).
+type RecordRef struct {
+	ID   string
+	Href string
+}
+
+// AuditRecordsShown is how many ids an audit row lists before "+N more".
+const AuditRecordsShown = 3
 
 // AuditPage is the paged, filtered audit log (GET PathAudit).
 type AuditPage struct {
