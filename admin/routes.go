@@ -67,6 +67,9 @@ func (h *handler) routes() []route {
 		{post, web.PathSendGridKeyClear, t("admin:webhooks", "write"), signedIn, h.sendGridKeyClear},
 
 		{get, web.PathSubmissions, t("admin:submissions", "read"), signedIn, h.submissions},
+		// Finding a person by e-mail or phone reads contact data; before /:id, which would take "find".
+		{get, web.PathFindPerson, t("admin:contact", "read"), signedIn, h.findPersonPage},
+		{post, web.PathFindPerson, t("admin:contact", "read"), signedIn, h.findPerson},
 		{get, web.PathSubmissions + "/:id", t("admin:submissions", "read"), signedIn, h.submission},
 		{get, web.PathRecords + "/:id", t("admin:submissions", "read"), signedIn, h.record},
 

@@ -38,7 +38,7 @@ func (h *handler) submissions(c *fiber.Ctx, s *session) error {
 		return err
 	}
 	p := web.SubmissionsPage{Layout: h.layout(c, s, "Submissions", web.NavSubmissions), Filter: f,
-		Pager: web.Pager{Page: page, HasNext: len(recs) > submissionsPerPage}}
+		Pager: web.Pager{Page: page, HasNext: len(recs) > submissionsPerPage}, CanFind: h.mayFindPeople(s)}
 	for _, fm := range forms {
 		p.Forms = append(p.Forms, web.Option{Value: fm.FormID, Label: fm.FormID})
 	}

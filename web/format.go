@@ -139,6 +139,36 @@ func formatCounts(c map[string]int) string {
 	return strings.Join(parts, ", ")
 }
 
+// plural is n with the singular or plural phrase: "1 record", "3 records".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// foundSummary says how many records a person search found, and of which kinds.
+func foundSummary(c RecordCounts) string {
+	if c.Total() == 0 {
+		return "No records match"
+	}
+	var parts []string
+	for _, k := range []struct {
+		n         int
+		one, many string
+	}{
+		{c.FormSubmissions, "form submission", "form submissions"},
+		{c.DigitisationSubmissions, "digitisation submission", "digitisation submissions"},
+		{c.CanvassingSubmissions, "canvassing submission", "canvassing submissions"},
+		{c.PhoneCallTasks, "phone call task", "phone call tasks"},
+	} {
+		if k.n > 0 {
+			parts = append(parts, plural(k.n, k.one, k.many))
+		}
+	}
+	return plural(c.Total(), "record", "records") + ": " + strings.Join(parts, ", ")
+}
+
 // PayloadFields turns a record's custom fields into sorted rows; personal(key, value) decides
 // which are masked for viewers without access to personal data (nil: none).
 func PayloadFields(payload map[string]any, personal func(key string, value any) bool) []PayloadField {

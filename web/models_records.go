@@ -61,6 +61,8 @@ type SubmissionsPage struct {
 	Forms  []Option // the form filter's choices (value: form id)
 	Items  []SubmissionItem
 	Pager  Pager
+	// CanFind offers the search for one person's records by e-mail or phone.
+	CanFind bool
 }
 
 // ContactView is a record's contact data; "" is absent or removed.

@@ -27,6 +27,7 @@ const (
 	PathTenants          = "/admin/tenants"
 	PathStaff            = "/admin/staff"
 	PathChooseTenant     = "/admin/choose-tenant"
+	PathFindPerson       = "/admin/submissions/find"
 	PathRecords          = "/admin/records"
 	// StaticPrefix is where Asset serves the files named by AssetPath.
 	StaticPrefix = "/admin/static/"
