@@ -77,6 +77,8 @@ func (n actorNames) actor(e tenants.AuditEntry) web.Actor {
 	switch kind, id, _ := strings.Cut(e.Actor, ":"); {
 	case e.Actor == tenants.ActorSystem:
 		a.Label = "System"
+	case e.Actor == "cli":
+		a.Label = "Command line"
 	case kind == "staff":
 		if st, ok := n.staff[id]; ok {
 			a.Label = st.Email

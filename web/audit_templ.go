@@ -78,7 +78,7 @@ func Audit(p AuditPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = textInput(input{Name: "actor", Label: "Actor", Type: "text", Value: p.Filter.Actor,
+			templ_7745c5c3_Err = textInput(input{Name: "actor", Label: "Actor", Type: "text", Value: p.Filter.Actor, Wide: true,
 				Attrs: templ.Attributes{"placeholder": "staff:…, key:…, system", "title": "A staff user id, an API key id or system: click an actor in the list to fill it in"}}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -255,9 +255,9 @@ func auditTable(entries []AuditEntry) templ.Component {
 				}
 				if e.Detail != "" {
 					var templ_7745c5c3_Var13 string
-					templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(" — " + e.Detail)
+					templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(" — " + keepHyphens(e.Detail))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/audit.templ`, Line: 67, Col: 29}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/audit.templ`, Line: 67, Col: 42}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
 					if templ_7745c5c3_Err != nil {

@@ -12,7 +12,7 @@ func TestAuditPage(t *testing.T) {
 	if n := rows.Length(); n != 3 {
 		t.Fatalf("%d rows", n)
 	}
-	if got := byID(doc, "audit-counts").Eq(2).Text(); got != "formSubmissions: 2, phoneCallTasks: 1" {
+	if got := byID(doc, "audit-counts").Eq(2).Text(); got != "2 form submissions, 1 phone call task" {
 		t.Errorf("counts %q (zero counts are left out)", got)
 	}
 	export := mustOne(t, doc, "audit-export").AttrOr("href", "")
@@ -45,7 +45,8 @@ func TestAuditRowsReadAtAGlance(t *testing.T) {
 		actor.AttrOr("href", "") != "/admin/audit?actor=key%3Ak1" {
 		t.Errorf("actor %q title %q href %q", actor.Text(), actor.AttrOr("title", ""), actor.AttrOr("href", ""))
 	}
-	if got := strings.Join(strings.Fields(rows.Eq(1).Find(`[data-testid="audit-action"]`).Text()), " "); got != "consent.granted — primary purpose, general contact by e-mail" {
+	action := strings.ReplaceAll(rows.Eq(1).Find(`[data-testid="audit-action"]`).Text(), "\u2011", "-")
+	if got := strings.Join(strings.Fields(action), " "); got != "consent.granted — primary purpose, general contact by e-mail" {
 		t.Errorf("consent entry reads %q", got)
 	}
 	tm := rows.Eq(0).Find(`[data-testid="audit-time"] time`)
@@ -63,6 +64,16 @@ func TestAuditRowsReadAtAGlance(t *testing.T) {
 	more := recs.Find(`[data-testid="audit-records-more"]`)
 	if got := more.Find("summary").Text(); got != "+2 more" || more.Find(`[data-testid="audit-record"]`).Length() != 2 {
 		t.Errorf("more %q", got)
+	}
+}
+
+func TestFormatCounts(t *testing.T) {
+	got := formatCounts(map[string]int{"phoneCallTasks": 1, "formSubmissions": 3, "canvassingSubmissions": 0, "zeta": 2, "alpha": 1})
+	if want := "3 form submissions, 1 phone call task, alpha: 1, zeta: 2"; got != want {
+		t.Errorf("formatCounts = %q, want %q", got, want)
+	}
+	if got := formatCounts(map[string]int{"revoked": 1}); got != "1 record" {
+		t.Errorf("revoked counts read %q", got)
 	}
 }
 

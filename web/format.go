@@ -123,22 +123,6 @@ func RoleLabel(role string) string {
 	return role
 }
 
-// formatCounts renders the non-zero counts as "key: n" pairs in key order.
-func formatCounts(c map[string]int) string {
-	keys := make([]string, 0, len(c))
-	for k, n := range c {
-		if n != 0 {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + ": " + strconv.Itoa(c[k])
-	}
-	return strings.Join(parts, ", ")
-}
-
 // plural is n with the singular or plural phrase: "1 record", "3 records".
 func plural(n int, one, many string) string {
 	if n == 1 {
@@ -147,27 +131,42 @@ func plural(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
-// foundSummary says how many records a person search found, and of which kinds.
-func foundSummary(c RecordCounts) string {
-	if c.Total() == 0 {
-		return "No records match"
-	}
+// countNouns name the counts of audit entries and person searches: the record kinds in
+// display order, then the records a revocation changed.
+var countNouns = []struct{ key, one, many string }{
+	{"formSubmissions", "form submission", "form submissions"},
+	{"digitisationSubmissions", "digitisation submission", "digitisation submissions"},
+	{"canvassingSubmissions", "canvassing submission", "canvassing submissions"},
+	{"phoneCallTasks", "phone call task", "phone call tasks"},
+	{"revoked", "record", "records"},
+}
+
+// formatCounts renders the non-zero counts in words ("3 form submissions, 1 phone call
+// task"); a count it has no noun for reads "key: n", after the others in key order.
+func formatCounts(c map[string]int) string {
 	var parts []string
-	for _, k := range []struct {
-		n         int
-		one, many string
-	}{
-		{c.FormSubmissions, "form submission", "form submissions"},
-		{c.DigitisationSubmissions, "digitisation submission", "digitisation submissions"},
-		{c.CanvassingSubmissions, "canvassing submission", "canvassing submissions"},
-		{c.PhoneCallTasks, "phone call task", "phone call tasks"},
-	} {
-		if k.n > 0 {
-			parts = append(parts, plural(k.n, k.one, k.many))
+	known := map[string]bool{}
+	for _, n := range countNouns {
+		known[n.key] = true
+		if c[n.key] != 0 {
+			parts = append(parts, plural(c[n.key], n.one, n.many))
 		}
 	}
-	return plural(c.Total(), "record", "records") + ": " + strings.Join(parts, ", ")
+	rest := make([]string, 0, len(c))
+	for k, n := range c {
+		if n != 0 && !known[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	for _, k := range rest {
+		parts = append(parts, k+": "+strconv.Itoa(c[k]))
+	}
+	return strings.Join(parts, ", ")
 }
+
+// keepHyphens keeps "e-mail" on one line: a narrow cell would break it after "e-".
+func keepHyphens(s string) string { return strings.ReplaceAll(s, "e-mail", "e\u2011mail") }
 
 // PayloadFields turns a record's custom fields into sorted rows; personal(key, value) decides
 // which are masked for viewers without access to personal data (nil: none).

@@ -101,6 +101,12 @@ func (c RecordCounts) Total() int {
 	return c.FormSubmissions + c.DigitisationSubmissions + c.CanvassingSubmissions + c.PhoneCallTasks
 }
 
+// byKey is the counts under the API's names of the record kinds.
+func (c RecordCounts) byKey() map[string]int {
+	return map[string]int{"formSubmissions": c.FormSubmissions, "digitisationSubmissions": c.DigitisationSubmissions,
+		"canvassingSubmissions": c.CanvassingSubmissions, "phoneCallTasks": c.PhoneCallTasks}
+}
+
 // StatusCounts counts one consent's records per status.
 type StatusCounts struct {
 	Granted    int

@@ -22,7 +22,7 @@ func TestFindPerson(t *testing.T) {
 	}
 
 	doc, _ = render(t, samplePages()["find-person"])
-	if got := mustOne(t, doc, "person-summary").Text(); got != "2 records: 1 form submission, 1 phone call task" {
+	if got := mustOne(t, doc, "person-found").Text() + ": " + mustOne(t, doc, "person-summary").Text(); got != "2 records found: 1 form submission, 1 phone call task" {
 		t.Errorf("summary %q", got)
 	}
 	rows := byID(doc, "person-row")

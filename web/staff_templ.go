@@ -195,7 +195,7 @@ func Staff(p StaffPage) templ.Component {
 				}
 				if len(p.Tenants) > 0 {
 					templ_7745c5c3_Err = selectInput(input{Name: "tenant", Label: "Tenant", Value: p.Form.TenantID, Error: p.Errors.Get("tenant"),
-						Hint: "Every role but platform admin belongs to one tenant; a platform admin belongs to none, so the tenant is left out for one."},
+						Hint: "Required for every role but platform admin; a platform admin belongs to no tenant, so the choice is ignored."},
 						p.Tenants, "Choose a tenant…").Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
