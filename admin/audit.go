@@ -44,7 +44,9 @@ func (h *handler) auditLog(c *fiber.Ctx, s *session) error {
 		return err
 	}
 	p.Pager.HasNext = len(entries) > auditPerPage
-	p.Entries = auditView(entries[:min(len(entries), auditPerPage)])
+	if p.Entries, err = h.auditView(c.UserContext(), s, entries[:min(len(entries), auditPerPage)]); err != nil {
+		return err
+	}
 	return h.render(c, fiber.StatusOK, web.Audit(p))
 }
 
@@ -143,15 +145,6 @@ func auditFilter(c *fiber.Ctx) (web.AuditFilter, tenants.AuditFilter, web.FieldE
 		errs["to"] = "Give a date on or after the start date."
 	}
 	return f, q, errs
-}
-
-func auditView(entries []tenants.AuditEntry) []web.AuditEntry {
-	out := make([]web.AuditEntry, len(entries))
-	for i, e := range entries {
-		out[i] = web.AuditEntry{Time: e.Time, Actor: e.Actor, Action: e.Action, RecordIDs: e.RecordIDs,
-			Counts: e.Counts, RequestID: e.RequestID}
-	}
-	return out
 }
 
 // appendAudit appends one entry by the signed-in user in its tenant.

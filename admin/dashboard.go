@@ -37,7 +37,9 @@ func (h *handler) dashboard(c *fiber.Ctx, s *session) error {
 		if err != nil {
 			return err
 		}
-		p.Recent = auditView(entries)
+		if p.Recent, err = h.auditView(ctx, s, entries); err != nil {
+			return err
+		}
 	}
 	return h.render(c, fiber.StatusOK, web.Dashboard(p))
 }

@@ -26,15 +26,9 @@ func (h *handler) layout(c *fiber.Ctx, s *session, title, nav string) web.Layout
 		return l
 	}
 	l.CSRF = s.CSRF
-	l.User = &web.User{Email: s.Staff.Email, Role: s.Staff.Role, TenantName: s.TenantName}
+	l.User = &web.User{Email: s.Staff.Email, Role: s.Staff.Role, TenantName: s.TenantName,
+		SwitchTenant: s.Staff.Role == tenants.RolePlatformAdmin}
 	l.Nav = web.BuildNav(nav, func(key string) bool { return h.navAllowed(s, key) })
-	if s.Staff.Role == tenants.RolePlatformAdmin {
-		label := "Choose tenant"
-		if s.TenantName != "" {
-			label = "Tenant: " + s.TenantName
-		}
-		l.Nav = append(l.Nav, web.NavItem{Key: "tenant", Label: label, Href: PathChooseTenant, Active: nav == "tenant"})
-	}
 	return l
 }
 

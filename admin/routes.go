@@ -5,9 +5,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// PathChooseTenant is where the platform admin chooses the tenant to work on.
-const PathChooseTenant = "/admin/choose-tenant"
-
 // access is who may use a route: the casbin object and action a role must be allowed, and
 // whether the route works on one tenant's data.
 type access struct {
@@ -50,8 +47,8 @@ func (h *handler) routes() []route {
 		{post, web.PathLogout, access{}, anyStaff, h.logout},
 
 		{get, web.PathDashboard, t("admin:dashboard", "read"), signedIn, h.dashboard},
-		{get, PathChooseTenant, a("admin:tenants", "switch"), signedIn, h.chooseTenantPage},
-		{post, PathChooseTenant, a("admin:tenants", "switch"), signedIn, h.chooseTenant},
+		{get, web.PathChooseTenant, a("admin:tenants", "switch"), signedIn, h.chooseTenantPage},
+		{post, web.PathChooseTenant, a("admin:tenants", "switch"), signedIn, h.chooseTenant},
 
 		{get, web.PathForms, t("admin:forms", "read"), signedIn, h.forms},
 		{get, web.PathFormNew, t("admin:forms", "write"), signedIn, h.formNew},
@@ -70,7 +67,11 @@ func (h *handler) routes() []route {
 		{post, web.PathSendGridKeyClear, t("admin:webhooks", "write"), signedIn, h.sendGridKeyClear},
 
 		{get, web.PathSubmissions, t("admin:submissions", "read"), signedIn, h.submissions},
+		// Finding a person by e-mail or phone reads contact data; before /:id, which would take "find".
+		{get, web.PathFindPerson, t("admin:contact", "read"), signedIn, h.findPersonPage},
+		{post, web.PathFindPerson, t("admin:contact", "read"), signedIn, h.findPerson},
 		{get, web.PathSubmissions + "/:id", t("admin:submissions", "read"), signedIn, h.submission},
+		{get, web.PathRecords + "/:id", t("admin:submissions", "read"), signedIn, h.record},
 
 		{get, web.PathAnonymise, t("admin:gdpr", "anonymise"), signedIn, h.anonymiseSearch},
 		{post, web.PathAnonymisePreview, t("admin:gdpr", "anonymise"), signedIn, h.anonymisePreview},

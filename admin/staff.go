@@ -21,7 +21,8 @@ const lastLoginLookups = 100
 // staff lists the users of the user's tenant; a platform admin sees those of the chosen
 // tenant, or every user when none is chosen.
 func (h *handler) staff(c *fiber.Ctx, s *session) error {
-	// The form starts at the least powerful role.
+	// The form starts at the least powerful role, in the tenant worked on: valid together.
+	// A platform admin who has chosen no tenant picks one (nothing is guessed).
 	return h.renderStaff(c, s, fiber.StatusOK, web.StaffInput{Role: tenants.RoleViewer, TenantID: s.TenantID}, nil)
 }
 
@@ -80,11 +81,11 @@ func (h *handler) staffCreate(c *fiber.Ctx, s *session) error {
 		errs["role"] = "Choose a role from the list."
 	}
 	switch {
-	case in.Role == tenants.RolePlatformAdmin && in.TenantID != "":
-		errs["tenant"] = "A platform admin belongs to no tenant."
-	case in.Role != tenants.RolePlatformAdmin && in.TenantID == "":
-		errs["tenant"] = "Choose the tenant this user belongs to."
-	case in.TenantID != "":
+	case in.Role == tenants.RolePlatformAdmin:
+		in.TenantID = "" // a platform admin belongs to no tenant: what the select shows does not matter
+	case in.TenantID == "":
+		errs["tenant"] = "Choose the tenant this user belongs to: every role but platform admin belongs to one."
+	default:
 		if _, err := h.Store.Tenants.Get(c.UserContext(), in.TenantID); isNotFound(err) {
 			errs["tenant"] = "Choose a tenant from the list."
 		} else if err != nil {

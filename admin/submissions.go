@@ -38,7 +38,7 @@ func (h *handler) submissions(c *fiber.Ctx, s *session) error {
 		return err
 	}
 	p := web.SubmissionsPage{Layout: h.layout(c, s, "Submissions", web.NavSubmissions), Filter: f,
-		Pager: web.Pager{Page: page, HasNext: len(recs) > submissionsPerPage}}
+		Pager: web.Pager{Page: page, HasNext: len(recs) > submissionsPerPage}, CanFind: h.mayFindPeople(s)}
 	for _, fm := range forms {
 		p.Forms = append(p.Forms, web.Option{Value: fm.FormID, Label: fm.FormID})
 	}
@@ -62,36 +62,6 @@ func submissionItem(r tenants.Record, now time.Time) web.SubmissionItem {
 		Phone: str(r.Contact.PhoneNumber), PrimaryPurpose: string(r.Consents.PrimaryPurpose.StatusAt(now)),
 		GeneralContactEmail: string(r.Consents.GeneralContactEmail.StatusAt(now)),
 		GeneralContactPhone: string(r.Consents.GeneralContactPhone.StatusAt(now)), Anonymised: r.AnonymisedAt != nil}
-}
-
-// submission shows one submission; personal data in full only to roles that may read contact data.
-func (h *handler) submission(c *fiber.Ctx, s *session) error {
-	ctx := c.UserContext()
-	r, err := h.Store.Records.Get(ctx, s.TenantID, tenants.KindFormSubmission, pathID(c))
-	if err != nil {
-		return err
-	}
-	var declared map[string]bool
-	if r.FormID != "" {
-		if f, err := h.Store.Forms.Get(ctx, s.TenantID, r.FormID); err == nil {
-			declared = f.PersonalFields()
-		} else if !isNotFound(err) {
-			return err
-		}
-	}
-	now := h.now()
-	d := web.SubmissionDetail{ID: r.PublicID, FormID: r.FormID, CreatedAt: r.CreatedAt, AnonymisedAt: r.AnonymisedAt,
-		Contact: web.ContactView{Email: str(r.Contact.Email), PhoneNumber: str(r.Contact.PhoneNumber),
-			FirstName: str(r.Contact.FirstName), LastName: str(r.Contact.LastName), NamePrefix: str(r.Contact.NamePrefix)},
-		Address: web.AddressView{Street: str(r.Address.Street), HouseNumber: str(r.Address.HouseNumber),
-			City: str(r.Address.City), Postcode: str(r.Address.Postcode)},
-		Consents: web.ConsentsView{PrimaryPurpose: consentView(r.Consents.PrimaryPurpose, now),
-			GeneralContactEmail: consentView(r.Consents.GeneralContactEmail, now),
-			GeneralContactPhone: consentView(r.Consents.GeneralContactPhone, now)},
-		Payload: web.PayloadFields(r.Payload, func(k string, v any) bool { return personalField(declared, k, v) }),
-	}
-	return h.render(c, fiber.StatusOK, web.Submission(web.SubmissionPage{Layout: h.layout(c, s, "Submission "+r.PublicID,
-		web.NavSubmissions), Submission: d, ShowPersonal: h.Enforcer.RoleAllows(s.Staff.Role, "admin:contact", "read")}))
 }
 
 // personalField is the anonymiser's classification: declared personal, named like personal

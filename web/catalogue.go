@@ -45,6 +45,17 @@ func ConsentOptions() []Option {
 	}
 }
 
+// ConsentPhrase is a consent's label as running text ("general contact by e-mail"); an
+// unknown name is returned as it is.
+func ConsentPhrase(name string) string {
+	for _, o := range ConsentOptions() {
+		if o.Value == name {
+			return strings.ToLower(o.Label[:1]) + o.Label[1:]
+		}
+	}
+	return name
+}
+
 // ProviderWebhooks returns the unsubscribe webhook URL of every provider under baseURL
 // (the service's public origin, e.g. https://consent.example.org), with a setup hint each.
 func ProviderWebhooks(baseURL string) []ProviderWebhook {

@@ -22,6 +22,7 @@ type input struct {
 	Required     bool
 	Autofocus    bool
 	ReadOnly     bool
+	Wide         bool             // in a row of filters, takes twice the room of the others
 	Attrs        templ.Attributes // extra attributes, e.g. pattern or min
 }
 

@@ -31,7 +31,7 @@ func testLayout(title, active string) Layout {
 
 func sampleSubmission() SubmissionDetail {
 	return SubmissionDetail{
-		ID: "sub-1", FormID: "newsletter", CreatedAt: t0,
+		Kind: KindFormSubmission, ID: "sub-1", FormID: "newsletter", CreatedAt: t0,
 		Contact: ContactView{Email: fullMail, PhoneNumber: fullTel, FirstName: "Jane", LastName: "Doevalley"},
 		Address: AddressView{Street: "Hauptstraße", HouseNumber: "12a", City: "Berlin", Postcode: "10115"},
 		Consents: ConsentsView{
@@ -52,8 +52,13 @@ func samplePages() map[string]templ.Component {
 		{ID: "k3", Name: "Expiring", Prefix: "cf_k3", Scopes: []string{ScopeGDPRAnonymise, ScopeSubmissionsRead}, CreatedAt: t0, ExpiresAt: &t0},
 	}
 	audit := []AuditEntry{
-		{Time: t0, Actor: "key:k1", Action: "submission.accepted", RecordIDs: []string{"sub-1"}, Counts: map[string]int{"formSubmissions": 1}, RequestID: "req-1"},
-		{Time: t1, Actor: "staff:u1", Action: "gdpr.anonymised", Counts: map[string]int{"formSubmissions": 2, "phoneCallTasks": 1}, RequestID: "req-2"},
+		{Time: t0, Actor: Actor{ID: "key:k1", Label: "API key “Website”"}, Action: "submission.accepted",
+			Records: []RecordRef{{ID: "sub-1", Href: SubmissionPath("sub-1")}}, Counts: map[string]int{"formSubmissions": 1}, RequestID: "req-1"},
+		{Time: t0, Actor: Actor{ID: "key:k1", Label: "API key “Website”"}, Action: "consent.granted",
+			Detail: "primary purpose, general contact by e-mail", Records: []RecordRef{{ID: "sub-1", Href: RecordPath("", "sub-1")}}},
+		{Time: t1, Actor: Actor{ID: "staff:u1", Label: "j***@example.org"}, Action: "gdpr.anonymised",
+			Records: []RecordRef{{ID: "r1"}, {ID: "r2"}, {ID: "r3"}, {ID: "r4"}, {ID: "r5"}},
+			Counts:  map[string]int{"formSubmissions": 2, "phoneCallTasks": 1, "canvassingSubmissions": 0}, RequestID: "req-2"},
 	}
 	return map[string]templ.Component{
 		"login": Login(LoginPage{Layout: Layout{Title: "Sign in", CSRF: testCSRF}, Email: "admin@example.org",
@@ -82,7 +87,14 @@ func samplePages() map[string]templ.Component {
 			Forms:  []Option{{Value: "newsletter", Label: "Newsletter"}, {Value: "petition", Label: "Petition"}},
 			Items: []SubmissionItem{{ID: "sub-1", FormID: "newsletter", CreatedAt: t0, Email: fullMail, Phone: fullTel,
 				PrimaryPurpose: StatusGranted, GeneralContactEmail: StatusRevoked, GeneralContactPhone: StatusNotGranted}},
-			Pager: Pager{Page: 2, HasNext: true}}),
+			Pager: Pager{Page: 2, HasNext: true}, CanFind: true}),
+		"find-person": FindPerson(FindPersonPage{Layout: testLayout("Find a person", NavSubmissions), Email: fullMail,
+			Searched: true, CanAnonymise: true, Counts: RecordCounts{FormSubmissions: 1, PhoneCallTasks: 1},
+			Records: []PersonRecord{
+				{Kind: KindPhoneCallTask, ID: "call-1", CreatedAt: t1},
+				{Kind: KindFormSubmission, ID: "sub-1", FormID: "newsletter", CreatedAt: t0, PrimaryPurpose: StatusGranted,
+					GeneralContactEmail: StatusRevoked, GeneralContactPhone: StatusNotGranted, AnonymisedAt: &t1},
+			}}),
 		"submission": Submission(SubmissionPage{Layout: testLayout("Submission sub-1", NavSubmissions), Submission: sampleSubmission()}),
 		"anonymise-search": AnonymiseSearch(AnonymiseSearchPage{Layout: testLayout("Anonymise", NavAnonymise),
 			Errors: FieldErrors{"email": "Give an e-mail address or a phone number."}}),

@@ -66,13 +66,21 @@ func orDash(s string) string {
 	return s
 }
 
-// formatTime renders a time in UTC to the minute.
+// formatDate and formatClock render a time in UTC to the second, in two parts that a narrow
+// table cell may wrap between: 2025-03-14 and 09:26:53 UTC.
+func formatDate(t time.Time) string  { return t.UTC().Format(time.DateOnly) }
+func formatClock(t time.Time) string { return t.UTC().Format("15:04:05 UTC") }
+
+// formatTime renders a time in UTC to the second.
 func formatTime(t time.Time) string {
 	if t.IsZero() {
 		return "—"
 	}
-	return t.UTC().Format("2006-01-02 15:04 UTC")
+	return formatDate(t) + " " + formatClock(t)
 }
+
+// fullTime is the exact timestamp shown on hover: to the millisecond, in UTC.
+func fullTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
 // isoTime is the machine-readable form for <time datetime>.
 func isoTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
@@ -115,19 +123,50 @@ func RoleLabel(role string) string {
 	return role
 }
 
-// formatCounts renders counts as "key: n" pairs in key order.
-func formatCounts(c map[string]int) string {
-	keys := make([]string, 0, len(c))
-	for k := range c {
-		keys = append(keys, k)
+// plural is n with the singular or plural phrase: "1 record", "3 records".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
 	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + ": " + strconv.Itoa(c[k])
+	return strconv.Itoa(n) + " " + many
+}
+
+// countNouns name the counts of audit entries and person searches: the record kinds in
+// display order, then the records a revocation changed.
+var countNouns = []struct{ key, one, many string }{
+	{"formSubmissions", "form submission", "form submissions"},
+	{"digitisationSubmissions", "digitisation submission", "digitisation submissions"},
+	{"canvassingSubmissions", "canvassing submission", "canvassing submissions"},
+	{"phoneCallTasks", "phone call task", "phone call tasks"},
+	{"revoked", "record", "records"},
+}
+
+// formatCounts renders the non-zero counts in words ("3 form submissions, 1 phone call
+// task"); a count it has no noun for reads "key: n", after the others in key order.
+func formatCounts(c map[string]int) string {
+	var parts []string
+	known := map[string]bool{}
+	for _, n := range countNouns {
+		known[n.key] = true
+		if c[n.key] != 0 {
+			parts = append(parts, plural(c[n.key], n.one, n.many))
+		}
+	}
+	rest := make([]string, 0, len(c))
+	for k, n := range c {
+		if n != 0 && !known[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	for _, k := range rest {
+		parts = append(parts, k+": "+strconv.Itoa(c[k]))
 	}
 	return strings.Join(parts, ", ")
 }
+
+// keepHyphens keeps "e-mail" on one line: a narrow cell would break it after "e-".
+func keepHyphens(s string) string { return strings.ReplaceAll(s, "e-mail", "e\u2011mail") }
 
 // PayloadFields turns a record's custom fields into sorted rows; personal(key, value) decides
 // which are masked for viewers without access to personal data (nil: none).
@@ -169,10 +208,15 @@ func FormatValue(v any) string {
 
 // reveal shows a personal value in full when show is set, else masked; absent is a dash.
 func reveal(show bool, s string, maskFn func(string) string) string {
+	return orDash(revealed(show, s, maskFn))
+}
+
+// revealed is the value reveal shows, "" when absent.
+func revealed(show bool, s string, maskFn func(string) string) string {
 	if !show {
-		s = maskFn(s)
+		return maskFn(s)
 	}
-	return orDash(s)
+	return s
 }
 
 // revealField shows a custom field, masking it when it is personal and show is not set.

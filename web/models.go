@@ -26,7 +26,9 @@ type User struct {
 	Name       string
 	Email      string
 	Role       string // platform_admin, tenant_admin, support or viewer
-	TenantName string // empty for a platform admin
+	TenantName string // the tenant worked on; empty for a platform admin who has chosen none
+	// SwitchTenant shows the tenant as a link to PathChooseTenant (platform admins).
+	SwitchTenant bool
 }
 
 // NavItem is one navigation entry. Key names it for data-testid="nav-<Key>".
@@ -97,6 +99,12 @@ type RecordCounts struct {
 // Total is the sum over all record types.
 func (c RecordCounts) Total() int {
 	return c.FormSubmissions + c.DigitisationSubmissions + c.CanvassingSubmissions + c.PhoneCallTasks
+}
+
+// byKey is the counts under the API's names of the record kinds.
+func (c RecordCounts) byKey() map[string]int {
+	return map[string]int{"formSubmissions": c.FormSubmissions, "digitisationSubmissions": c.DigitisationSubmissions,
+		"canvassingSubmissions": c.CanvassingSubmissions, "phoneCallTasks": c.PhoneCallTasks}
 }
 
 // StatusCounts counts one consent's records per status.

@@ -10,6 +10,29 @@ const (
 	StatusNotGranted = "not_granted"
 )
 
+// The record kinds under their API names.
+const (
+	KindFormSubmission = "formSubmission"
+	KindDigitisation   = "digitisationSubmission"
+	KindCanvassing     = "canvassingSubmission"
+	KindPhoneCallTask  = "phoneCallTask"
+)
+
+// KindLabel is the human label of a record kind.
+func KindLabel(kind string) string {
+	switch kind {
+	case KindFormSubmission:
+		return "Form submission"
+	case KindDigitisation:
+		return "Digitisation submission"
+	case KindCanvassing:
+		return "Canvassing submission"
+	case KindPhoneCallTask:
+		return "Phone call task"
+	}
+	return kind
+}
+
 // SubmissionFilter narrows the submissions list: query parameters form, consent, status.
 type SubmissionFilter struct {
 	FormID  string
@@ -38,6 +61,8 @@ type SubmissionsPage struct {
 	Forms  []Option // the form filter's choices (value: form id)
 	Items  []SubmissionItem
 	Pager  Pager
+	// CanFind offers the search for one person's records by e-mail or phone.
+	CanFind bool
 }
 
 // ContactView is a record's contact data; "" is absent or removed.
@@ -82,8 +107,9 @@ type PayloadField struct {
 	Personal bool // masked unless ShowPersonal
 }
 
-// SubmissionDetail is one form submission in full.
+// SubmissionDetail is one record in full: a form submission or a record of another kind.
 type SubmissionDetail struct {
+	Kind         string // one of the Kind constants
 	ID           string
 	FormID       string
 	CreatedAt    time.Time
@@ -91,13 +117,18 @@ type SubmissionDetail struct {
 	Contact      ContactView
 	Address      AddressView
 	Consents     ConsentsView
-	Payload      []PayloadField
+	// Fields are the kind's own fields (canvasser_id, notes, …); Payload the custom fields.
+	Fields  []PayloadField
+	Payload []PayloadField
 }
 
-// SubmissionPage shows one submission (GET SubmissionPath(id)).
+// SubmissionPage shows one record (GET RecordPath(kind, id)).
 type SubmissionPage struct {
 	Layout     Layout
 	Submission SubmissionDetail
+	// Others are the tenant's other records with the same id, of other kinds: Value is the
+	// page, Label the kind.
+	Others []Option
 	// ShowPersonal renders contact, address, IP address and personal payload fields in full;
 	// otherwise they are masked.
 	ShowPersonal bool
@@ -155,13 +186,33 @@ type AuditFilter struct {
 
 // AuditEntry is one audit log entry as shown.
 type AuditEntry struct {
-	Time      time.Time
-	Actor     string
-	Action    string
-	RecordIDs []string
+	Time   time.Time
+	Actor  Actor
+	Action string
+	// Detail says in words what the action concerned, e.g. the consents of a consent entry
+	// ("primary purpose, general contact by e-mail"); "" adds nothing.
+	Detail    string
+	Records   []RecordRef
 	Counts    map[string]int
 	RequestID string
 }
+
+// Actor is who made an audit entry: ID as the log stores it (staff:<id>, key:<id>, system)
+// and Label as staff read it (an e-mail address, masked for roles that may not read contact
+// data, or an API key's name); the ID is shown on hover.
+type Actor struct {
+	ID    string
+	Label string
+}
+
+// RecordRef is an id an audit entry names, with the page that shows it ("" for none).
+type RecordRef struct {
+	ID   string
+	Href string
+}
+
+// AuditRecordsShown is how many ids an audit row lists before "+N more".
+const AuditRecordsShown = 3
 
 // AuditPage is the paged, filtered audit log (GET PathAudit).
 type AuditPage struct {

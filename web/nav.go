@@ -24,7 +24,7 @@ func NavCatalogue() []NavItem {
 		{Key: NavAnonymise, Label: "Anonymise", Href: PathAnonymise},
 		{Key: NavUnsubscribe, Label: "Unsubscribe", Href: PathUnsubscribe},
 		{Key: NavKeys, Label: "API keys", Href: PathKeys},
-		{Key: NavWebhooks, Label: "Webhook credentials", Href: PathWebhooks},
+		{Key: NavWebhooks, Label: "Webhooks", Href: PathWebhooks},
 		{Key: NavStaff, Label: "Staff", Href: PathStaff},
 		{Key: NavAudit, Label: "Audit log", Href: PathAudit},
 	}

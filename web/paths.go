@@ -26,6 +26,9 @@ const (
 	PathAuditExport      = "/admin/audit/export.csv"
 	PathTenants          = "/admin/tenants"
 	PathStaff            = "/admin/staff"
+	PathChooseTenant     = "/admin/choose-tenant"
+	PathFindPerson       = "/admin/submissions/find"
+	PathRecords          = "/admin/records"
 	// StaticPrefix is where Asset serves the files named by AssetPath.
 	StaticPrefix = "/admin/static/"
 )
@@ -43,6 +46,15 @@ func MailchimpTokenRevokePath(id string) string {
 
 // SubmissionPath is the detail page of a submission.
 func SubmissionPath(id string) string { return PathSubmissions + "/" + url.PathEscape(id) }
+
+// RecordPath is the page of a record: a form submission's is under PathSubmissions; a record
+// of another kind, or of a kind not known (""), is found by its id under PathRecords.
+func RecordPath(kind, id string) string {
+	if kind == KindFormSubmission {
+		return SubmissionPath(id)
+	}
+	return withQuery(PathRecords+"/"+url.PathEscape(id), url.Values{"kind": {kind}}, 1)
+}
 
 // URL is the submissions list with this filter at the given page.
 func (f SubmissionFilter) URL(page int) string {

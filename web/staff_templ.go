@@ -195,7 +195,8 @@ func Staff(p StaffPage) templ.Component {
 				}
 				if len(p.Tenants) > 0 {
 					templ_7745c5c3_Err = selectInput(input{Name: "tenant", Label: "Tenant", Value: p.Form.TenantID, Error: p.Errors.Get("tenant"),
-						Hint: "Required for every role but platform admin."}, p.Tenants, "No tenant (platform admin)").Render(ctx, templ_7745c5c3_Buffer)
+						Hint: "Required for every role but platform admin; a platform admin belongs to no tenant, so the choice is ignored."},
+						p.Tenants, "Choose a tenant…").Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"net/http"
@@ -19,21 +20,30 @@ type staffClient struct {
 
 var csrfField = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
 
-// signIn signs the bench's tenant admin in through the login form.
-func signIn(base string) (*staffClient, error) {
-	jar, _ := cookiejar.New(nil)
-	c := &staffClient{base: base, client: &http.Client{Jar: jar, Timeout: 60 * time.Second}}
-	resp, err := c.client.Get(base + "/admin/login")
+// csrfToken reads the session's CSRF token from an admin page's forms.
+func (c *staffClient) csrfToken(path string) (string, error) {
+	resp, err := c.client.Get(c.base + path)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	page, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	m := csrfField.FindSubmatch(page)
 	if m == nil {
-		return nil, fmt.Errorf("login page has no CSRF field")
+		return "", fmt.Errorf("%s has no CSRF field", path)
 	}
-	resp, err = c.client.PostForm(base+"/admin/login", url.Values{"email": {staffEmail}, "password": {staffPassword}, "_csrf": {string(m[1])}})
+	return string(m[1]), nil
+}
+
+// signIn signs the bench's tenant admin in through the login form.
+func signIn(base string) (*staffClient, error) {
+	jar, _ := cookiejar.New(nil)
+	c := &staffClient{base: base, client: &http.Client{Jar: jar, Timeout: 60 * time.Second}}
+	token, err := c.csrfToken("/admin/login")
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.client.PostForm(base+"/admin/login", url.Values{"email": {staffEmail}, "password": {staffPassword}, "_csrf": {token}})
 	if err != nil {
 		return nil, err
 	}
@@ -92,6 +102,37 @@ func adminPages(c *staffClient, submissionID string, n int) error {
 		}
 		printLatency("admin: "+p.name, ds)
 	}
+	return nil
+}
+
+// findPerson times the admin's person search by e-mail, posted as the page posts it: the
+// latency of n searches, each of another person (none of those personOps erased), each
+// answered with that person's 8 records.
+func findPerson(c *staffClient, people, n int) error {
+	token, err := c.csrfToken("/admin/submissions")
+	if err != nil {
+		return err
+	}
+	var ds []time.Duration
+	for i := range n {
+		p := 2 + i*(people/(n+1))
+		start := time.Now()
+		resp, err := c.client.PostForm(c.base+"/admin/submissions/find", url.Values{"_csrf": {token}, "email": {email(p)}})
+		if err != nil {
+			return err
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		d := time.Since(start)
+		if err != nil {
+			return err
+		}
+		if rows := bytes.Count(body, []byte(`data-testid="person-row"`)); resp.StatusCode != 200 || rows != 8 {
+			return fmt.Errorf("find person %d: %d, %d records listed, want 8", p, resp.StatusCode, rows)
+		}
+		ds = append(ds, d)
+	}
+	printLatency("admin: find a person by e-mail (8 records)", ds)
 	return nil
 }
 

@@ -12,8 +12,8 @@ import (
 
 // benchStore seeds people × 2 records of each of the four kinds on the embedded store, starts
 // the real server on that data and times, over HTTP: erasures, unsubscribes and consent reads
-// of single persons, each admin page that reads many records, the audit CSV export, and a
-// restart.
+// of single persons, each admin page that reads many records, the admin's person search, the
+// audit CSV export, and a restart.
 func benchStore(ctx context.Context, bin string, people, samples int, keep string) error {
 	dir, err := os.MkdirTemp("", "bench-store")
 	if err != nil {
@@ -51,6 +51,9 @@ func benchStore(ctx context.Context, bin string, people, samples int, keep strin
 	staff, err := signIn(srv.url)
 	if err == nil {
 		err = adminPages(staff, string(tenants.KindFormSubmission)+"-1-0", 10)
+	}
+	if err == nil {
+		err = findPerson(staff, people, samples)
 	}
 	if err == nil {
 		err = auditExport(staff)

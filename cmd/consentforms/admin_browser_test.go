@@ -363,8 +363,8 @@ func TestAdminBrowserJourney(t *testing.T) {
 	if got := u.text("audit-action"); got != "gdpr.anonymised" {
 		t.Fatalf("audit shows %q", got)
 	}
-	if got := u.text("audit-actor"); !strings.HasPrefix(got, "staff:") {
-		t.Errorf("erasure actor %q", got)
+	if got, id := u.text("audit-actor"), u.attr("audit-actor", "data-actor-id"); got != "root@example.com" || !strings.HasPrefix(id, "staff:") {
+		t.Errorf("erasure actor %q (%s), want the staff member's e-mail", got, id)
 	}
 	u.shot("12-audit")
 	status, csv := u.fetch("GET", "/admin/audit/export.csv", nil)
