@@ -46,7 +46,8 @@ func (h *handler) renderStaff(c *fiber.Ctx, s *session, status int, in web.Staff
 		}
 	}
 	for i, st := range list {
-		it := web.StaffItem{ID: st.ID, Email: st.Email, Role: st.Role, TenantName: names[st.TenantID], CreatedAt: st.CreatedAt}
+		it := web.StaffItem{ID: st.ID, Email: st.Email, Role: st.Role, TenantName: names[st.TenantID], CreatedAt: st.CreatedAt,
+			Disabled: st.Disabled, CanToggle: p.CanManage && canToggle(s, st)}
 		if i < lastLoginLookups {
 			last, err := h.Store.Audit.List(ctx, st.TenantID, tenants.AuditFilter{Action: tenants.ActionStaffLogin,
 				Actor: "staff:" + st.ID, Limit: 1})
@@ -132,4 +133,51 @@ func (h *handler) listStaff(ctx context.Context, s *session) ([]tenants.Staff, e
 		return h.Store.Staff.ListAll(ctx)
 	}
 	return h.Store.Staff.List(ctx, s.TenantID)
+}
+
+// staffDisable disables a user and ends their sessions on every instance.
+func (h *handler) staffDisable(c *fiber.Ctx, s *session) error { return h.setStaffDisabled(c, s, true) }
+
+// staffEnable re-enables a disabled user.
+func (h *handler) staffEnable(c *fiber.Ctx, s *session) error { return h.setStaffDisabled(c, s, false) }
+
+// setStaffDisabled changes a user whom s may manage (canToggle); any other id, another
+// tenant's user included, is not found.
+func (h *handler) setStaffDisabled(c *fiber.Ctx, s *session, disabled bool) error {
+	ctx := c.UserContext()
+	st, err := h.Store.Staff.Lookup(ctx, pathID(c))
+	if err != nil {
+		return err
+	}
+	if !canToggle(s, st) {
+		return tenants.ErrNotFound
+	}
+	if err := h.Store.Staff.SetDisabled(ctx, st.ID, disabled); err != nil {
+		return err
+	}
+	action, msg := tenants.ActionStaffEnabled, "Staff user enabled."
+	if disabled {
+		if err := h.Store.Sessions.DeleteStaff(ctx, st.ID, ""); err != nil {
+			return err
+		}
+		action, msg = tenants.ActionStaffDisabled, "Staff user disabled and signed out."
+	}
+	err = h.Store.Audit.Append(ctx, tenants.AuditEntry{Time: h.now(), TenantID: st.TenantID, Actor: actor(s),
+		Action: action, RecordIDs: []string{st.ID}, RequestID: requestID(c)})
+	if err != nil {
+		return err
+	}
+	return h.redirect(c, web.PathStaff, success(msg))
+}
+
+// canToggle: a platform admin may disable anyone but themselves; a tenant admin their own
+// tenant's users of a role no higher than theirs, but not themselves.
+func canToggle(s *session, st tenants.Staff) bool {
+	if st.ID == s.Staff.ID {
+		return false
+	}
+	if isPlatformAdmin(s) {
+		return true
+	}
+	return st.TenantID == s.Staff.TenantID && slices.Contains(assignableRoles(s.Staff.Role), st.Role)
 }

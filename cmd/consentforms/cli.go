@@ -93,8 +93,18 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 			}
 			return map[string]any{"id": *id, "revoked": true}, audit(ctx, s, *tenant, tenants.ActionWebhookChanged, *id)
 		}
+	case "secrets rotate-session-key":
+		// Needs no store: the keys live outside the database.
+		if err := fs.Parse(args[2:]); err != nil || fs.NArg() > 0 {
+			return fmt.Errorf("%s takes no arguments", cmd)
+		}
+		out, err := rotateSessionKey(cfg, time.Now())
+		if err != nil {
+			return fmt.Errorf("%s: %w", cmd, err)
+		}
+		return json.NewEncoder(stdout).Encode(out)
 	default:
-		return fmt.Errorf("unknown command %q; commands: tenant create, tenant suspend, tenant activate, tenant set-sendgrid-key, key create, key revoke, form create, staff create, token create, token revoke", cmd)
+		return fmt.Errorf("unknown command %q; commands: tenant create, tenant suspend, tenant activate, tenant set-sendgrid-key, key create, key revoke, form create, staff create, token create, token revoke, secrets rotate-session-key", cmd)
 	}
 	if err := fs.Parse(args[2:]); err != nil {
 		return fmt.Errorf("%s: %w", cmd, err)
