@@ -101,9 +101,12 @@ func New(d Deps) *fiber.App {
 		AppName: "consentforms",
 		// Request strings are copied out of fasthttp's reused buffers, so nothing kept past a
 		// request (cache keys, throttle keys, audit request ids) can change under our feet.
-		Immutable:    true,
-		BodyLimit:    d.BodyLimit + transportSlack,
-		ErrorHandler: s.errorHandler,
+		Immutable: true,
+		BodyLimit: d.BodyLimit + transportSlack,
+		// The transport would parse every multipart body as it reads it, before any handler
+		// could refuse it; nothing here takes multipart, and the admin refuses it unread.
+		DisablePreParseMultipartForm: true,
+		ErrorHandler:                 s.errorHandler,
 		// The scheme and host (cookies' Secure flag, URLs shown, HSTS) come from X-Forwarded-*
 		// headers only when the peer is a trusted proxy; with none configured, never.
 		EnableTrustedProxyCheck: true,
