@@ -1,0 +1,117 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRetryAfterErasure: a retried submission_id of an erased record answers 200 and
+// re-creates nothing personal: the record stays erased and the person is not found again.
+func TestRetryAfterErasure(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	k := s.key(openTenant(s), "all")
+	body := map[string]any{"form_id": "petition", "submission_id": "retry-1", "email": "gone@example.org",
+		"phone_number": "+4917612345678", "first_name": "Gone", "consent_to_general_contact_email": true}
+	submit(t, s, k, body)
+	if got := erase(t, s, k, map[string]any{"email": "gone@example.org"}); got.FormSubmissions != 1 {
+		t.Fatalf("erased %+v", got)
+	}
+	submit(t, s, k, body) // the client's retry
+	sub := getSubmission(t, s, k, "retry-1")
+	if c := at(sub, "contact").(map[string]any); c["email"] != nil || c["phoneNumber"] != nil || c["firstName"] != nil {
+		t.Errorf("the retry re-created contact data: %v", c)
+	}
+	for _, q := range []string{"email=gone@example.org", "phone=%2B4917612345678"} {
+		r := call(t, s, "GET", "/api/v1/consents?"+q, k, nil)
+		if r.Status != 200 || !strings.Contains(string(r.Body), `"submissions":[]`) {
+			t.Errorf("the person is found again by %s: %s", q, r.Body)
+		}
+	}
+	if got := erase(t, s, k, map[string]any{"email": "gone@example.org", "phoneNumber": "+4917612345678"}); got != (counts{}) {
+		t.Errorf("a second erasure found %+v", got)
+	}
+}
+
+// TestEraseNothingLeavesTheLogAlone: an erasure that matches nothing neither writes nor
+// checkpoints: the embedded store's write-ahead log is not truncated by it.
+func TestEraseNothingLeavesTheLogAlone(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	if s.getenv("MONGODB_URI") != "" {
+		t.Skip("the write-ahead log is the embedded store's")
+	}
+	k := s.key(openTenant(s), "all")
+	submit(t, s, k, map[string]any{"form_id": "petition", "email": "here@example.org", "consent_to_general_contact_email": true})
+	wal := filepath.Join(s.Dir, "consentforms.db-wal")
+	before, err := os.Stat(wal)
+	if err != nil || before.Size() == 0 {
+		t.Fatalf("no write-ahead log to watch: %v", err)
+	}
+	if got := erase(t, s, k, map[string]any{"email": "nobody@example.org"}); got != (counts{}) {
+		t.Fatalf("erased %+v", got)
+	}
+	if after, _ := os.Stat(wal); after.Size() < before.Size() {
+		t.Errorf("an erasure of nobody checkpointed the log: %d -> %d bytes", before.Size(), after.Size())
+	}
+}
+
+// TestUnsubscribeBatchLimits: one request carries at most 1,000 events (more: 413 saying
+// so), and every event counts against the key's rate limit.
+func TestUnsubscribeBatchLimits(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	tn := s.tenant("--rate-limit", "10")
+	k := s.key(tn, "all")
+	batch := func(n int) []byte {
+		evs := make([]map[string]any, n)
+		for i := range evs {
+			evs[i] = map[string]any{"event": "unsubscribe", "email": "p" + string(rune('a'+i%26)) + "@example.org"}
+		}
+		b, _ := json.Marshal(evs)
+		return b
+	}
+	r := call(t, s, "POST", "/api/v1/sendgrid/unsubscribe", k, batch(1001))
+	if r.Status != 413 || r.JSON(t)["code"] != "too_many_events" || !strings.Contains(string(r.Body), "1000") {
+		t.Errorf("1,001 events: %d %s, want 413 too_many_events", r.Status, r.Body)
+	}
+	if r := call(t, s, "POST", "/api/v1/sendgrid/unsubscribe", k, batch(1000)); r.Status != 200 {
+		t.Fatalf("1,000 events: %d %s", r.Status, r.Body)
+	}
+	// 1,000 events at 10 per second: the key's next request waits.
+	r = call(t, s, "POST", "/api/v1/brevo/unsubscribe", k, map[string]any{"email": "one@example.org"})
+	if r.Status != 429 {
+		t.Fatalf("after 1,000 events at 10/s: %d, want 429", r.Status)
+	}
+	if wait, _ := r.JSON(t)["details"].(map[string]any)["retryAfter"].(float64); wait < 60 {
+		t.Errorf("retryAfter %v, want about 100 s of events to pay off", wait)
+	}
+}
+
+// TestPreCreatedDataDirTightened: a data dir created 0755 with a 0644 database file ends
+// 0700, with every file in it (the secrets file included) 0600.
+func TestPreCreatedDataDirTightened(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "data")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "consentforms.db"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := startOn(t, dir, storeEnv(t)...)
+	submit(t, s, s.key(openTenant(s), "all"), map[string]any{"form_id": "petition", "email": "m@example.org",
+		"consent_to_general_contact_email": true})
+	if fi, _ := os.Stat(dir); fi.Mode().Perm() != 0o700 {
+		t.Errorf("data dir mode %v, want 0700", fi.Mode().Perm())
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if fi, _ := e.Info(); fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s mode %v, want 0600", e.Name(), fi.Mode().Perm())
+		}
+	}
+}
