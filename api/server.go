@@ -129,6 +129,7 @@ func New(d Deps) *fiber.App {
 	v1.Post("/forms/accept-submission", s.key("api:submissions", "write"), s.acceptSubmission)
 	v1.Get("/forms/submissions/:id", s.key("api:submissions", "read"), s.getSubmission)
 	v1.Get("/consents", s.key("api:submissions", "read"), s.getConsents)
+	v1.Post("/consents/search", s.key("api:submissions", "read"), s.searchConsents)
 	v1.Post("/digitisation/submissions", s.key("api:records", "write"), s.postDigitisation)
 	v1.Post("/canvassing/submissions", s.key("api:records", "write"), s.postCanvassing)
 	v1.Post("/phone-call-tasks", s.key("api:records", "write"), s.postPhoneCallTask)

@@ -115,3 +115,36 @@ func TestPreCreatedDataDirTightened(t *testing.T) {
 		}
 	}
 }
+
+// TestConsentSearchByPost: POST /api/v1/consents/search answers exactly what GET
+// /api/v1/consents answers, with the address kept out of the URL.
+func TestConsentSearchByPost(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	k := s.key(openTenant(s), "all")
+	submit(t, s, k, map[string]any{"form_id": "petition", "submission_id": "s1", "email": "Post@Example.org",
+		"phone_number": "+4917612345670", "consent_to_general_contact_email": true})
+	for _, c := range []struct {
+		query string
+		body  map[string]any
+	}{
+		{"email=post@example.org", map[string]any{"email": "post@example.org"}},
+		{"phone=%2B4917612345670", map[string]any{"phone": "+4917612345670"}},
+		{"email=nobody@example.org", map[string]any{"email": "nobody@example.org", "phone": nil}},
+	} {
+		get := call(t, s, "GET", "/api/v1/consents?"+c.query, k, nil)
+		post := call(t, s, "POST", "/api/v1/consents/search", k, c.body)
+		if get.Status != 200 || post.Status != 200 || string(get.Body) != string(post.Body) {
+			t.Errorf("%s: GET %d %s, POST %d %s", c.query, get.Status, get.Body, post.Status, post.Body)
+		}
+	}
+	for name, body := range map[string]any{"neither": map[string]any{}, "bad e-mail": map[string]any{"email": "x"},
+		"not JSON": "email=a@example.org", "e-mail not a string": map[string]any{"email": 5}} {
+		if r := call(t, s, "POST", "/api/v1/consents/search", k, body); r.Status != 400 {
+			t.Errorf("%s: %d %s, want 400", name, r.Status, r.Body)
+		}
+	}
+	if r := call(t, s, "POST", "/api/v1/consents/search", s.key(openTenant(s), "submissions:write"), map[string]any{"email": "a@example.org"}); r.Status != 403 {
+		t.Errorf("without submissions:read: %d", r.Status)
+	}
+}
