@@ -93,6 +93,9 @@ func (h *handler) staffCreate(c *fiber.Ctx, s *session) error {
 			return err
 		}
 	}
+	if _, wait := h.throttle.waiting(takenLimit(s)); wait && !isPlatformAdmin(s) {
+		errs["email"] = "Too many addresses were refused. Wait a few minutes, then try again."
+	}
 	if len(errs) > 0 {
 		return h.renderStaff(c, s, fiber.StatusUnprocessableEntity, in, errs)
 	}
@@ -102,7 +105,7 @@ func (h *handler) staffCreate(c *fiber.Ctx, s *session) error {
 	}
 	err = h.Store.Staff.Insert(c.UserContext(), st)
 	if errors.Is(err, tenants.ErrConflict) {
-		return h.renderStaff(c, s, fiber.StatusUnprocessableEntity, in, web.FieldErrors{"email": "A user with this e-mail address exists."})
+		return h.renderStaff(c, s, fiber.StatusUnprocessableEntity, in, web.FieldErrors{"email": h.emailTaken(s)})
 	}
 	if err != nil {
 		return err
@@ -180,4 +183,22 @@ func canToggle(s *session, st tenants.Staff) bool {
 		return true
 	}
 	return st.TenantID == s.Staff.TenantID && slices.Contains(assignableRoles(s.Staff.Role), st.Role)
+}
+
+func takenLimit(s *session) limit { return limit{"staff-email:" + s.Staff.ID, maxTakenEmails} }
+
+// maxTakenEmails is how many addresses in use a tenant admin is told of before backoff.
+const maxTakenEmails = 5
+
+// emailTaken is the answer to an e-mail address in use. A platform admin, who sees every
+// user, is told so. A tenant admin is not told whether it is a user of another tenant (an
+// address signs in one user, so the refusal itself cannot be avoided), and each refusal
+// counts against a throttle that, once spent, refuses every new user for a while, so that the
+// form cannot be used to list other tenants' users.
+func (h *handler) emailTaken(s *session) string {
+	if isPlatformAdmin(s) {
+		return "A user with this e-mail address exists."
+	}
+	h.throttle.take(takenLimit(s))
+	return "This e-mail address cannot be used for a new user. If it should be, ask the service's operator."
 }

@@ -77,6 +77,15 @@ func (t *throttle) take(limits ...limit) (time.Duration, bool) {
 	return 0, true
 }
 
+// waiting reports how long l is still in backoff, counting nothing.
+func (t *throttle) waiting(l limit) (time.Duration, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	c, _ := t.lru.Get(l.key)
+	left := c.last.Add(c.wait(l.max)).Sub(t.now())
+	return left, left > 0
+}
+
 // succeeded gives back a successful attempt: the account's failures from that address are
 // forgotten, and the address's count drops by the one attempt.
 func (t *throttle) succeeded(account, addr string) {

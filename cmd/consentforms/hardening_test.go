@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -146,5 +147,41 @@ func TestConsentSearchByPost(t *testing.T) {
 	}
 	if r := call(t, s, "POST", "/api/v1/consents/search", s.key(openTenant(s), "submissions:write"), map[string]any{"email": "a@example.org"}); r.Status != 403 {
 		t.Errorf("without submissions:read: %d", r.Status)
+	}
+}
+
+// TestStaffCreateRevealsNoOtherTenant: a tenant admin adding a user whose e-mail belongs to
+// another tenant's user is not told that it exists; after a few such refusals every new user
+// is refused for a while, so the form cannot list other tenants' users.
+func TestStaffCreateRevealsNoOtherTenant(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	mine, other := openTenant(s), s.cli("tenant", "create", "--name", "Other")["id"].(string)
+	s.cli("staff", "create", "--email", "boss@example.org", "--password", "boss-password-1", "--role", "tenant_admin", "--tenant", mine)
+	for i := range 5 {
+		s.cli("staff", "create", "--email", "u"+string(rune('0'+i))+"@other.example", "--password", "other-password-1", "--role", "viewer", "--tenant", other)
+	}
+	boss := newAdminClient(t, s)
+	boss.signIn("boss@example.org", "boss-password-1")
+	create := func(email string) (int, string) {
+		boss.get("/admin/staff")
+		st, body, _ := boss.post("/admin/staff", url.Values{"email": {email}, "password": {"a-long-password-1"}, "role": {"viewer"}})
+		return st, body
+	}
+	for i := range 5 {
+		st, body := create("u" + string(rune('0'+i)) + "@other.example")
+		if st != 422 || strings.Contains(body, "exists") || !strings.Contains(body, "cannot be used") {
+			t.Errorf("another tenant's address %d: %d, %v", i, st, strings.Contains(body, "exists"))
+		}
+	}
+	if st, body := create("free@example.org"); st != 422 || !strings.Contains(body, "Too many") {
+		t.Errorf("a free address after five refusals: %d, want 422 'Too many'", st)
+	}
+	root := newAdminClient(t, s)
+	root.signIn("root@example.com", "root-password-1")
+	root.get("/admin/staff")
+	if st, body, _ := root.post("/admin/staff", url.Values{"email": {"u0@other.example"}, "password": {"a-long-password-1"},
+		"role": {"viewer"}, "tenant": {mine}}); st != 422 || !strings.Contains(body, "exists") {
+		t.Errorf("a platform admin is told plainly: %d", st)
 	}
 }
