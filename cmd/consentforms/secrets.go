@@ -64,6 +64,9 @@ func loadSecrets(cfg Config) (secrets, error) {
 	if cfg.HMACKey != "" || cfg.SessionKey != "" {
 		return secretsFromEnv(cfg)
 	}
+	if err := restrictDataDir(cfg); err != nil {
+		return secrets{}, err
+	}
 	b, err := os.ReadFile(cfg.SecretsFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return createSecrets(cfg.SecretsFile)
@@ -75,6 +78,21 @@ func loadSecrets(cfg Config) (secrets, error) {
 		return secrets{}, fmt.Errorf("secrets file: %w", err)
 	}
 	return parseSecrets(b, cfg.SecretsFile)
+}
+
+// restrictDataDir makes the data dir 0700 when it holds the secrets file, whichever store is
+// used (the embedded store also tightens it, with its own files).
+func restrictDataDir(cfg Config) error {
+	if filepath.Clean(filepath.Dir(cfg.SecretsFile)) != filepath.Clean(cfg.DataDir) {
+		return nil
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return fmt.Errorf("data dir: %w", err)
+	}
+	if err := os.Chmod(cfg.DataDir, 0o700); err != nil {
+		return fmt.Errorf("data dir mode: %w", err)
+	}
+	return nil
 }
 
 func secretsFromEnv(cfg Config) (secrets, error) {
