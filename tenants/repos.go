@@ -117,8 +117,10 @@ type Stores struct {
 	Audit    AuditRepo
 	Records  RecordRepo
 	Sessions SessionRepo
-	Writer   Writer
-	Transfer Transfer
+	// MatchKeys re-derives people's lookups (consentforms rehash).
+	MatchKeys MatchKeyRepo
+	Writer    Writer
+	Transfer  Transfer
 	// Ping reports whether the database answers (ErrUnavailable when it does not).
 	Ping func(ctx context.Context) error
 	// Close finishes queued writes and closes the database.

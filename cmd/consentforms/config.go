@@ -115,6 +115,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return export(ctx, cfg, args[1:], stdout, stderr)
 	case "import":
 		return importData(ctx, cfg, args[1:], stdout, stderr)
+	case "rehash":
+		return rehash(ctx, cfg, stdout)
 	}
 	if len(args) < 2 {
 		return fmt.Errorf("usage: consentforms [serve] | export [--out FILE] | import [--in FILE] [--merge] | tenant|key|form|staff|token create [flags] | key revoke | tenant set-sendgrid-key [flags]")

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"io"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -187,5 +190,42 @@ func TestStaffCreateRevealsNoOtherTenant(t *testing.T) {
 	if st, body, _ := root.post("/admin/staff", url.Values{"email": {"u0@other.example"}, "password": {"a-long-password-1"},
 		"role": {"viewer"}, "tenant": {mine}}); st != 422 || !strings.Contains(body, "exists") {
 		t.Errorf("a platform admin is told plainly: %d", st)
+	}
+}
+
+// TestLostSecretsFile: a server will not start beside data without its secrets file (it
+// would make new keys, and nobody could be found again); `consentforms rehash` makes new keys
+// and re-derives every lookup from the records, after which people are found again.
+func TestLostSecretsFile(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	k := s.key(openTenant(s), "all")
+	submit(t, s, k, map[string]any{"form_id": "petition", "submission_id": "kept", "email": "kept@example.org",
+		"consent_to_general_contact_email": true})
+	submit(t, s, k, map[string]any{"form_id": "petition", "submission_id": "erased", "email": "erased@example.org",
+		"consent_to_general_contact_email": true})
+	erase(t, s, k, map[string]any{"email": "erased@example.org"})
+	if err := os.Remove(filepath.Join(s.Dir, "secrets.json")); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = serveOn(context.Background(), configFrom(s.getenv), ln, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "rehash") {
+		t.Fatalf("start without the secrets file: %v, want a refusal naming rehash", err)
+	}
+	out := s.cli("rehash")
+	if out["records"] != float64(2) || out["rehashed"] != float64(1) {
+		t.Errorf("rehash: %v, want 2 records, 1 rehashed (the erased one has no keys)", out)
+	}
+	again := startOn(t, s.Dir, s.envList()...)
+	r := call(t, again, "GET", "/api/v1/consents?email=kept@example.org", k, nil)
+	if r.Status != 200 || !strings.Contains(string(r.Body), `"submissionId":"kept"`) {
+		t.Errorf("after rehash: %d %s", r.Status, r.Body)
+	}
+	if out := s.cli("rehash"); out["rehashed"] != float64(0) {
+		t.Errorf("a second rehash: %v, want nothing to do", out)
 	}
 }

@@ -44,16 +44,19 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	if cfg.ConfigErr != nil {
 		return cfg.ConfigErr
 	}
-	keys, err := loadSecrets(cfg)
-	if err != nil {
-		return err
-	}
 	store, err := openStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	// Closing the store writes what its writer has queued.
 	defer store.Close(context.Background())
+	if err := refuseLostSecrets(ctx, cfg, store); err != nil {
+		return err
+	}
+	keys, err := loadSecrets(cfg)
+	if err != nil {
+		return err
+	}
 	if err := firstAdmin(ctx, store, cfg, stdout); err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 var sessionTests = map[string]func(t *testing.T, open Open){
 	"sessions":       testSessions,
 	"staff accounts": testStaffAccounts,
+	"set match keys": testSetMatchKeys,
 }
 
 // testSessions: a recorded session is found until it is deleted, alone or with the user's
@@ -83,5 +85,34 @@ func testStaffAccounts(t *testing.T, open Open) {
 	}
 	if got, err := d.Staff.Lookup(ctx, "u1"); err != nil || !got.Disabled || got.PasswordHash != "$2a$new" {
 		t.Errorf("imported = %+v, %v", got, err)
+	}
+}
+
+// testSetMatchKeys: new match keys replace the old ones in the index people are found
+// through; the rest of the record is unchanged; another tenant's record is not reached.
+func testSetMatchKeys(t *testing.T, open Open) {
+	s := open(t)
+	ingest(t, s, record("a", tenants.KindFormSubmission, "r1", 0, "old1", "old2"), record("a", tenants.KindCanvassing, "r2", 1, "old1"))
+	must(t, s.MatchKeys.SetMatchKeys(ctx, "a", tenants.KindFormSubmission, "r1", []string{"new1", "old2"}))
+	find := func(key string) []string {
+		recs, err := s.Records.Find(ctx, "a", []string{key})
+		must(t, err)
+		return ids(recs)
+	}
+	for key, want := range map[string][]string{"old1": {"r2"}, "old2": {"r1"}, "new1": {"r1"}} {
+		if got := find(key); !slices.Equal(got, want) {
+			t.Errorf("Find(%s) = %v, want %v", key, got, want)
+		}
+	}
+	got, err := s.Records.Get(ctx, "a", tenants.KindFormSubmission, "r1")
+	if err != nil || !slices.Equal(got.MatchKeys, []string{"new1", "old2"}) || got.FormID != "petition" {
+		t.Errorf("Get = %+v, %v", got, err)
+	}
+	must(t, s.MatchKeys.SetMatchKeys(ctx, "a", tenants.KindCanvassing, "r2", nil))
+	if got := find("old1"); len(got) != 0 {
+		t.Errorf("cleared keys still find %v", got)
+	}
+	if err := s.MatchKeys.SetMatchKeys(ctx, "b", tenants.KindFormSubmission, "r1", []string{"x"}); !errors.Is(err, tenants.ErrNotFound) {
+		t.Errorf("another tenant's record: %v, want ErrNotFound", err)
 	}
 }
