@@ -76,7 +76,7 @@ func (h *handler) forbiddenMsg(c *fiber.Ctx, s *session, msg string) error {
 func (h *handler) notFound(c *fiber.Ctx) error {
 	pageHeaders(c)
 	var s *session
-	cl, ok := h.readSession(c)
+	cl, ok, _ := h.readSession(c) // best effort: a store error shows the page signed out
 	if unsafe(c) && (!ok || !formEncoded(c) || !h.validSessionCSRF(cl.SessionID, submittedCSRF(c))) {
 		return h.csrfRefused(c, nil)
 	}

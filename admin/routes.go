@@ -126,7 +126,10 @@ func (h *handler) wrap(r route) fiber.Handler {
 			}
 			return h.run(c, nil, r.h)
 		}
-		cl, ok := h.readSession(c)
+		cl, ok, err := h.readSession(c)
+		if err != nil {
+			return h.run(c, nil, func(*fiber.Ctx, *session) error { return err })
+		}
 		if !ok {
 			if unsafe(c) {
 				return h.csrfRefused(c, nil)

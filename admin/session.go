@@ -85,26 +85,26 @@ func signToken(key []byte, kid string, cl claims, now time.Time) (string, time.T
 
 // readSession verifies the session cookie's token and that its session is still recorded
 // (not signed out, here or on another instance).
-func (h *handler) readSession(c *fiber.Ctx) (claims, bool) {
+// A store error is returned as such: an unreachable database is not a sign-out.
+func (h *handler) readSession(c *fiber.Ctx) (claims, bool, error) {
 	tok := c.Cookies(sessionCookie)
 	if tok == "" {
-		return claims{}, false
+		return claims{}, false, nil
 	}
 	cl, err := parseToken(h.jwtKeyOf, tok, h.Now)
 	if err != nil {
-		return claims{}, false
+		return claims{}, false, nil
 	}
 	se, err := h.Store.Sessions.Get(c.UserContext(), sessionRef(cl.SessionID))
-	if err != nil {
-		if !errors.Is(err, tenants.ErrNotFound) {
-			h.log.Warn("read admin session", "err", err)
-		}
-		return claims{}, false
+	switch {
+	case errors.Is(err, tenants.ErrNotFound):
+		return claims{}, false, nil
+	case err != nil:
+		return claims{}, false, err
+	case se.StaffID != cl.Subject || !h.Now().Before(se.ExpiresAt):
+		return claims{}, false, nil
 	}
-	if se.StaffID != cl.Subject || !h.Now().Before(se.ExpiresAt) {
-		return claims{}, false
-	}
-	return cl, true
+	return cl, true, nil
 }
 
 // sessionRef is how a session is recorded in the store: a hash of its id, so that the
