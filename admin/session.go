@@ -84,8 +84,8 @@ func signToken(key []byte, kid string, cl claims, now time.Time) (string, time.T
 }
 
 // readSession verifies the session cookie's token and that its session is still recorded
-// (not signed out, here or on another instance).
-// A store error is returned as such: an unreachable database is not a sign-out.
+// (not signed out, here or on another instance). A store error is returned as such: an
+// unreachable database is not a sign-out.
 func (h *handler) readSession(c *fiber.Ctx) (claims, bool, error) {
 	tok := c.Cookies(sessionCookie)
 	if tok == "" {
@@ -114,8 +114,9 @@ func sessionRef(id string) string {
 	return base64.RawURLEncoding.EncodeToString(sum[:])
 }
 
-// loadSession re-reads the user, so that a deleted user is signed out at once, and resolves
-// the tenant. A nil session with a nil error means the user is gone.
+// loadSession re-reads the user, so that a deleted or disabled user is signed out at once, and
+// resolves the tenant. A nil session with a nil error means the user is gone or disabled, or
+// their tenant is gone or suspended.
 func (h *handler) loadSession(c *fiber.Ctx, cl claims) (*session, error) {
 	st, err := h.Store.Staff.Lookup(c.UserContext(), cl.Subject)
 	if errors.Is(err, tenants.ErrNotFound) {
