@@ -22,7 +22,7 @@ func (h *handler) clientAddr(c *fiber.Ctx) string {
 		hops = append(hops, strings.Split(string(v), ",")...)
 	}
 	for i := len(hops) - 1; i >= 0; i-- {
-		a, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		a, err := parseHop(strings.TrimSpace(hops[i]))
 		if err != nil {
 			break
 		}
@@ -41,4 +41,14 @@ func (h *handler) trustedProxy(a netip.Addr) bool {
 		}
 	}
 	return false
+}
+
+// parseHop reads an X-Forwarded-For entry: an address, or an address with a port (some
+// proxies add it: 192.0.2.1:4711, [2001:db8::1]:4711).
+func parseHop(v string) (netip.Addr, error) {
+	if a, err := netip.ParseAddr(v); err == nil {
+		return a, nil
+	}
+	ap, err := netip.ParseAddrPort(v)
+	return ap.Addr(), err
 }
