@@ -209,3 +209,33 @@ func tokenKid(t *testing.T, tok string) string {
 	}
 	return h.Kid
 }
+
+// TestStaffCLI: the operator's way back: disable and re-enable a user, and set a forgotten
+// password, which ends the user's sessions and must be changed at the next sign-in.
+func TestStaffCLI(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	u := newAdminClient(t, s)
+	u.signIn("root@example.com", "root-password-1")
+	if out := s.cli("staff", "disable", "--email", "ROOT@example.com"); out["disabled"] != true {
+		t.Fatalf("disable: %v", out)
+	}
+	if st, _, _ := u.do("GET", "/admin/tenants", "", nil); st != 303 {
+		t.Errorf("a disabled user's session: %d, want 303", st)
+	}
+	if st, _ := newAdminClient(t, s).signIn("root@example.com", "root-password-1"); st != 403 {
+		t.Errorf("a disabled user signs in: %d, want 403", st)
+	}
+	s.cli("staff", "enable", "--email", "root@example.com")
+	u.signIn("root@example.com", "root-password-1")
+	s.cli("staff", "set-password", "--email", "root@example.com", "--password", "temporary-password-1")
+	if st, _, _ := u.do("GET", "/admin/tenants", "", nil); st != 303 {
+		t.Errorf("a session after set-password: %d, want 303", st)
+	}
+	if st, loc := newAdminClient(t, s).signIn("root@example.com", "temporary-password-1"); st != 303 || loc != "/admin/password" {
+		t.Errorf("sign in with the set password: %d %s, want the password form", st, loc)
+	}
+	if _, err := s.cliErr("staff", "disable", "--email", "nobody@example.com"); err == nil || !strings.Contains(err.Error(), "no staff user") {
+		t.Errorf("unknown e-mail: %v", err)
+	}
+}
