@@ -6,6 +6,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"log/slog"
+	"net/netip"
 	"time"
 
 	"github.com/consentforms/consentforms/policies"
@@ -13,7 +14,6 @@ import (
 	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
-	"github.com/hashicorp/golang-lru/v2/expirable"
 )
 
 // Deps is what the admin UI needs; package cmd wires it.
@@ -22,8 +22,15 @@ type Deps struct {
 	Ops      *ops.Service
 	Enforcer *policies.Enforcer
 	Logger   *slog.Logger
-	// Secret signs session tokens; the CSRF and flash keys are derived from it too.
+	// SessionKeys are the keys that sign session tokens, the current one first, then those
+	// still accepted after a rotation; the CSRF and flash keys are derived from each. Called
+	// on every request, so that a rotation reaches a running server. nil: Secret alone.
+	SessionKeys func() []SessionKey
+	// Secret is the session key when SessionKeys is nil (tests).
 	Secret []byte
+	// TrustedProxies are the networks of the reverse proxies in front of the service: the
+	// client address comes from X-Forwarded-For only when the peer is one of them.
+	TrustedProxies []netip.Prefix
 	// Purge* drop cached entries after a change made here, so it takes effect at once.
 	PurgeKey    func(id string)
 	PurgeForm   func(tenantID, formID string)
@@ -31,17 +38,24 @@ type Deps struct {
 	Now         func() time.Time
 }
 
+// SessionKey is one key that signs session tokens, named by its id (the tokens' kid).
+type SessionKey struct {
+	ID  string
+	Key []byte
+}
+
+// keySet is a session key with the keys derived from it.
+type keySet struct {
+	id               string
+	jwt, csrf, flash []byte
+}
+
 // handler holds what every admin request shares. Nothing in it is mutable but the
-// concurrency-safe throttle and sign-out list.
+// concurrency-safe throttle.
 type handler struct {
 	Deps
 	log      *slog.Logger
-	jwtKey   []byte
-	csrfKey  []byte
-	flashKey []byte
 	throttle *throttle
-	// signedOut holds the ids of sessions signed out before their token expired.
-	signedOut *expirable.LRU[string, struct{}]
 	// dummy is checked against for unknown e-mails, so that they take as long as wrong passwords.
 	dummy tenants.Staff
 	// navAccess is the object and action of each GET route, so the navigation shows only
@@ -77,13 +91,31 @@ func newHandler(d Deps) *handler {
 	if err != nil {
 		panic("admin: dummy password hash: " + err.Error()) // only bcrypt's entropy source can fail here
 	}
-	return &handler{
-		Deps: d, log: d.Logger, dummy: dummy,
-		jwtKey: derive(d.Secret, "admin session jwt"), csrfKey: derive(d.Secret, "admin csrf"),
-		flashKey:  derive(d.Secret, "admin flash"),
-		throttle:  newThrottle(d.Now),
-		signedOut: expirable.NewLRU[string, struct{}](100_000, nil, sessionTTL),
+	if d.SessionKeys == nil {
+		keys := []SessionKey{{ID: "0", Key: d.Secret}}
+		d.SessionKeys = func() []SessionKey { return keys }
 	}
+	return &handler{Deps: d, log: d.Logger, dummy: dummy, throttle: newThrottle(d.Now)}
+}
+
+// keys are the session keys with their derived keys, the current one first.
+func (h *handler) sessionKeys() []keySet {
+	var out []keySet
+	for _, k := range h.SessionKeys() {
+		out = append(out, keySet{id: k.ID, jwt: derive(k.Key, "admin session jwt"), csrf: derive(k.Key, "admin csrf"),
+			flash: derive(k.Key, "admin flash")})
+	}
+	return out
+}
+
+// jwtKeyOf is the token key named kid, or nil.
+func (h *handler) jwtKeyOf(kid string) []byte {
+	for _, k := range h.sessionKeys() {
+		if k.id == kid {
+			return k.jwt
+		}
+	}
+	return nil
 }
 
 // derive gives each use of the secret its own key.

@@ -25,7 +25,8 @@ var auditActions = []string{
 	tenants.ActionSubmissionAccepted, tenants.ActionRecordAccepted, tenants.ActionConsentGranted,
 	tenants.ActionConsentRevoked, tenants.ActionConsentExpired, tenants.ActionGDPRAnonymised,
 	tenants.ActionAPIKeyIssued, tenants.ActionAPIKeyRevoked, tenants.ActionFormChanged, tenants.ActionStaffLogin,
-	tenants.ActionStaffCreated, tenants.ActionTenantCreated, tenants.ActionTenantChanged, tenants.ActionWebhookChanged,
+	tenants.ActionStaffCreated, tenants.ActionStaffDisabled, tenants.ActionStaffEnabled, tenants.ActionStaffPassword,
+	tenants.ActionTenantCreated, tenants.ActionTenantChanged, tenants.ActionWebhookChanged,
 }
 
 // auditLog lists the audit log of the user's tenant (a platform admin without a chosen tenant

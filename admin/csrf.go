@@ -17,10 +17,23 @@ const loginCookie = "cf_login"
 
 // csrfFor is the CSRF token of a session: an HMAC of its id, so it needs no storage and
 // changes with every sign-in.
-func (h *handler) csrfFor(sessionID string) string { return mac(h.csrfKey, "session", sessionID) }
+func (h *handler) csrfFor(sessionID string) string {
+	return mac(h.sessionKeys()[0].csrf, "session", sessionID)
+}
 
 // loginCSRF is the sign-in form's token, bound to the pre-session cookie.
-func (h *handler) loginCSRF(nonce string) string { return mac(h.csrfKey, "login", nonce) }
+func (h *handler) loginCSRF(nonce string) string { return mac(h.sessionKeys()[0].csrf, "login", nonce) }
+
+// validSessionCSRF checks a session's token against every session key still accepted, so
+// that a page rendered before a key rotation still posts.
+func (h *handler) validSessionCSRF(sessionID, got string) bool {
+	for _, k := range h.sessionKeys() {
+		if validCSRF(mac(k.csrf, "session", sessionID), got) {
+			return true
+		}
+	}
+	return false
+}
 
 func mac(key []byte, purpose, v string) string {
 	m := hmac.New(sha256.New, key)
@@ -44,7 +57,16 @@ func submittedCSRF(c *fiber.Ctx) string {
 // validLoginCSRF checks a sign-in post against its pre-session cookie.
 func (h *handler) validLoginCSRF(c *fiber.Ctx) bool {
 	nonce := c.Cookies(loginCookie)
-	return nonce != "" && validCSRF(h.loginCSRF(nonce), submittedCSRF(c))
+	if nonce == "" {
+		return false
+	}
+	got := submittedCSRF(c)
+	for _, k := range h.sessionKeys() {
+		if validCSRF(mac(k.csrf, "login", nonce), got) {
+			return true
+		}
+	}
+	return false
 }
 
 // ensureLoginNonce returns the pre-session cookie's value, setting a new one if absent.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/web"
@@ -27,16 +26,19 @@ func (h *handler) renderLogin(c *fiber.Ctx, status int, email string, f web.Flas
 	return h.render(c, status, web.Login(web.LoginPage{Layout: l, Email: email}))
 }
 
-// login checks the credentials, throttling failures per account and per IP address, and
-// starts a session with a fresh id.
+// login checks the credentials and starts a session with a fresh id. The attempt is counted
+// against (account, client address) and against the address before the password is
+// checked, so that parallel guesses cannot outrun the limit; a stranger's failures never
+// lock out a staff member signing in from elsewhere.
 func (h *handler) login(c *fiber.Ctx, _ *session) error {
 	email := strings.TrimSpace(c.FormValue("email"))
 	password := c.FormValue("password")
-	account, ip := "account:"+strings.ToLower(email), "ip:"+c.IP()
-	if wait, ok := h.throttled(account, ip); ok {
+	addr := "addr:" + h.clientAddr(c)
+	account := "account:" + strings.ToLower(email) + "|" + addr
+	if wait, ok := h.throttle.take(limit{account, maxFailuresAccount}, limit{addr, maxFailuresAddr}); !ok {
 		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(wait.Seconds())+1))
 		p := web.ErrorPage{Layout: h.layout(c, nil, "Too many attempts", ""), Status: fiber.StatusTooManyRequests,
-			Message: "Too many failed sign-in attempts. Wait a few minutes, then try again."}
+			Message: "Too many failed sign-in attempts from here. Wait a few minutes, then try again."}
 		return h.render(c, fiber.StatusTooManyRequests, web.Error(p))
 	}
 	st, err := h.Store.Staff.ByEmail(c.UserContext(), email)
@@ -50,37 +52,58 @@ func (h *handler) login(c *fiber.Ctx, _ *session) error {
 		err = errLoginFailed
 	}
 	if err != nil {
-		h.throttle.fail(account, ip)
 		return h.renderLogin(c, fiber.StatusUnauthorized, email, web.Flash{Kind: web.FlashError, Text: loginFailed})
 	}
-	h.throttle.reset(account)
+	h.throttle.succeeded(account, addr)
+	if msg, err := h.refusedAccount(c, st); err != nil || msg != "" {
+		if err != nil {
+			return err
+		}
+		return h.renderLogin(c, fiber.StatusForbidden, email, web.Flash{Kind: web.FlashError, Text: msg})
+	}
 	err = h.Store.Audit.Append(c.UserContext(), tenants.AuditEntry{Time: h.now(), TenantID: st.TenantID,
 		Actor: "staff:" + st.ID, Action: tenants.ActionStaffLogin, RequestID: requestID(c)})
 	if err != nil {
 		return err
 	}
-	if err := h.startSession(c, st); err != nil {
+	if _, err := h.startSession(c, st); err != nil {
 		return err
 	}
 	clearCookie(c, loginCookie)
+	if st.MustChangePassword {
+		return c.Redirect(web.PathPassword, fiber.StatusSeeOther)
+	}
 	return c.Redirect(web.PathDashboard, fiber.StatusSeeOther)
 }
 
 var errLoginFailed = errors.New("login failed")
 
-// throttled reports whether the account or the address has used up its failures.
-func (h *handler) throttled(account, ip string) (wait time.Duration, blocked bool) {
-	if b, w := h.throttle.blocked(account, maxFailuresAccount); b {
-		return w, true
+// refusedAccount says why a user with the right password may not sign in: disabled, or
+// their tenant suspended ("" = may). Said only after the password was right, so it tells a
+// guesser nothing.
+func (h *handler) refusedAccount(c *fiber.Ctx, st tenants.Staff) (string, error) {
+	if st.Disabled {
+		return "This account is disabled. Ask an administrator of your organisation to enable it.", nil
 	}
-	if b, w := h.throttle.blocked(ip, maxFailuresIP); b {
-		return w, true
+	if st.TenantID == "" {
+		return "", nil
 	}
-	return 0, false
+	t, err := h.Store.Tenants.Get(c.UserContext(), st.TenantID)
+	switch {
+	case errors.Is(err, tenants.ErrNotFound):
+		return "This account's organisation no longer exists.", nil
+	case err != nil:
+		return "", err
+	case !t.Active():
+		return "This account's organisation is suspended. Contact the service's operator.", nil
+	}
+	return "", nil
 }
 
-// logout ends the session.
+// logout ends the session, on every instance.
 func (h *handler) logout(c *fiber.Ctx, s *session) error {
-	h.endSession(c, s)
+	if err := h.endSession(c, s); err != nil {
+		return err
+	}
 	return c.Redirect(web.PathLogin, fiber.StatusSeeOther)
 }

@@ -28,6 +28,22 @@ func (f fakeStaff) Lookup(_ context.Context, id string) (tenants.Staff, error) {
 	return tenants.Staff{}, tenants.ErrNotFound
 }
 
+// fakeSessions records sessions in memory, as the stores do.
+type fakeSessions struct {
+	tenants.SessionRepo
+	m map[string]tenants.Session
+}
+
+func (f fakeSessions) Insert(_ context.Context, s tenants.Session) error { f.m[s.ID] = s; return nil }
+func (f fakeSessions) Delete(_ context.Context, id string) error         { delete(f.m, id); return nil }
+
+func (f fakeSessions) Get(_ context.Context, id string) (tenants.Session, error) {
+	if s, ok := f.m[id]; ok {
+		return s, nil
+	}
+	return tenants.Session{}, tenants.ErrNotFound
+}
+
 type fakeTenants struct{ TenantRepo }
 
 func (fakeTenants) Get(_ context.Context, id string) (tenants.Tenant, error) {
@@ -53,7 +69,8 @@ func testApp(t *testing.T, now *time.Time) (*fiber.App, *handler, *int) {
 		"u_viewer": {ID: "u_viewer", Email: "v@example.org", Role: tenants.RoleViewer, TenantID: "t_1"},
 		"u_root":   {ID: "u_root", Email: "r@example.org", Role: tenants.RolePlatformAdmin},
 	}
-	h := newHandler(Deps{Store: Store{Staff: fakeStaff{users: users}, Tenants: fakeTenants{}}, Enforcer: enf,
+	h := newHandler(Deps{Store: Store{Staff: fakeStaff{users: users}, Tenants: fakeTenants{},
+		Sessions: fakeSessions{m: map[string]tenants.Session{}}}, Enforcer: enf,
 		Secret: testKey, Now: func() time.Time { return *now }})
 	calls := 0
 	ok := func(c *fiber.Ctx, s *session) error { calls++; return c.SendString("ok " + s.TenantID) }
@@ -70,12 +87,15 @@ func testApp(t *testing.T, now *time.Time) (*fiber.App, *handler, *int) {
 	return app, h, &calls
 }
 
-// sessionFor signs a session cookie for user at now.
+// sessionFor records a session for user at now and signs its cookie.
 func sessionFor(t *testing.T, h *handler, user, tenant string, now time.Time) (*http.Cookie, string) {
 	t.Helper()
 	cl := claims{SessionID: "sid-" + user, AuthTime: now.Unix(), Tenant: tenant}
 	cl.Subject = user
-	tok, _, err := signToken(h.jwtKey, cl, now)
+	must(t, h.Store.Sessions.Insert(context.Background(), tenants.Session{ID: sessionRef(cl.SessionID), StaffID: user,
+		CreatedAt: now, ExpiresAt: now.Add(sessionMax)}))
+	k := h.sessionKeys()[0]
+	tok, _, err := signToken(k.jwt, k.id, cl, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,6 +240,13 @@ func TestPathIDs(t *testing.T) {
 		if got := readBody(t, send(t, app, get, web.FormPath(id), admin, nil)); got != id {
 			t.Errorf("form id %q reached the handler as %q", id, got)
 		}
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

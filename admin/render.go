@@ -76,8 +76,8 @@ func (h *handler) forbiddenMsg(c *fiber.Ctx, s *session, msg string) error {
 func (h *handler) notFound(c *fiber.Ctx) error {
 	pageHeaders(c)
 	var s *session
-	cl, ok := h.readSession(c)
-	if unsafe(c) && (!ok || !validCSRF(h.csrfFor(cl.SessionID), submittedCSRF(c))) {
+	cl, ok, _ := h.readSession(c) // best effort: a store error shows the page signed out
+	if unsafe(c) && (!ok || !formEncoded(c) || !h.validSessionCSRF(cl.SessionID, submittedCSRF(c))) {
 		return h.csrfRefused(c, nil)
 	}
 	if ok {
@@ -99,7 +99,7 @@ const flashCookie = "cf_flash"
 func (h *handler) redirect(c *fiber.Ctx, path string, f web.Flash) error {
 	if f.Text != "" {
 		v := string(f.Kind) + "|" + base64.RawURLEncoding.EncodeToString([]byte(f.Text))
-		setCookie(c, flashCookie, v+"|"+mac(h.flashKey, "flash", v), h.Now().Add(time.Minute))
+		setCookie(c, flashCookie, v+"|"+mac(h.sessionKeys()[0].flash, "flash", v), h.Now().Add(time.Minute))
 	}
 	return c.Redirect(path, fiber.StatusSeeOther)
 }
@@ -112,7 +112,7 @@ func (h *handler) takeFlash(c *fiber.Ctx) web.Flash {
 	}
 	clearCookie(c, flashCookie)
 	i := strings.LastIndexByte(v, '|')
-	if i < 0 || !validCSRF(mac(h.flashKey, "flash", v[:i]), v[i+1:]) {
+	if i < 0 || !h.validFlash(v[:i], v[i+1:]) {
 		return web.Flash{}
 	}
 	kind, text, _ := strings.Cut(v[:i], "|")
@@ -121,6 +121,15 @@ func (h *handler) takeFlash(c *fiber.Ctx) web.Flash {
 		return web.Flash{}
 	}
 	return web.Flash{Kind: web.FlashKind(kind), Text: string(b)}
+}
+
+func (h *handler) validFlash(v, sig string) bool {
+	for _, k := range h.sessionKeys() {
+		if validCSRF(mac(k.flash, "flash", v), sig) {
+			return true
+		}
+	}
+	return false
 }
 
 func success(text string) web.Flash { return web.Flash{Kind: web.FlashSuccess, Text: text} }

@@ -1,6 +1,8 @@
 package admin
 
 import (
+	"strings"
+
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
 )
@@ -17,7 +19,7 @@ type access struct {
 const (
 	signedIn = iota // a session and the role's permission for obj/act
 	public          // anyone (the sign-in page); unsafe methods still need the pre-session CSRF token
-	anyStaff        // any signed-in user, no casbin check (sign-out)
+	anyStaff        // any signed-in user, no casbin check (sign-out, own password)
 )
 
 // route is one row of the route table.
@@ -45,6 +47,8 @@ func (h *handler) routes() []route {
 		{get, web.PathLogin, access{}, public, h.loginPage},
 		{post, web.PathLogin, access{}, public, h.login},
 		{post, web.PathLogout, access{}, anyStaff, h.logout},
+		{get, web.PathPassword, access{}, anyStaff, h.passwordPage},
+		{post, web.PathPassword, access{}, anyStaff, h.passwordChange},
 
 		{get, web.PathDashboard, t("admin:dashboard", "read"), signedIn, h.dashboard},
 		{get, web.PathChooseTenant, a("admin:tenants", "switch"), signedIn, h.chooseTenantPage},
@@ -89,6 +93,8 @@ func (h *handler) routes() []route {
 
 		{get, web.PathStaff, a("admin:staff", "read"), signedIn, h.staff},
 		{post, web.PathStaff, a("admin:staff", "write"), signedIn, h.staffCreate},
+		{post, web.PathStaff + "/:id/disable", a("admin:staff", "write"), signedIn, h.staffDisable},
+		{post, web.PathStaff + "/:id/enable", a("admin:staff", "write"), signedIn, h.staffEnable},
 	}
 }
 
@@ -104,26 +110,33 @@ func (h *handler) mount(app *fiber.App, table []route) {
 	}
 }
 
-// wrap runs one route: security headers; for signed-in routes the session, the CSRF check
-// of unsafe methods (before anything else happens), the role check and the tenant; then the
-// handler, whose errors go to the one error renderer.
+// wrap runs one route: security headers; the body's type of unsafe methods (before anything
+// reads it); for signed-in routes the session, the CSRF check of unsafe methods (before
+// anything else happens), the role check and the tenant; then the handler, whose errors go
+// to the one error renderer. A user who must change the password sees that page only.
 func (h *handler) wrap(r route) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		pageHeaders(c)
+		if unsafe(c) && !formEncoded(c) {
+			return h.notForm(c)
+		}
 		if r.who == public {
 			if unsafe(c) && !h.validLoginCSRF(c) {
 				return h.csrfRefused(c, nil)
 			}
 			return h.run(c, nil, r.h)
 		}
-		cl, ok := h.readSession(c)
+		cl, ok, err := h.readSession(c)
+		if err != nil {
+			return h.run(c, nil, func(*fiber.Ctx, *session) error { return err })
+		}
 		if !ok {
 			if unsafe(c) {
 				return h.csrfRefused(c, nil)
 			}
 			return h.toLogin(c)
 		}
-		if unsafe(c) && !validCSRF(h.csrfFor(cl.SessionID), submittedCSRF(c)) {
+		if unsafe(c) && !h.validSessionCSRF(cl.SessionID, submittedCSRF(c)) {
 			return h.csrfRefused(c, nil)
 		}
 		s, err := h.loadSession(c, cl)
@@ -135,6 +148,9 @@ func (h *handler) wrap(r route) fiber.Handler {
 			return h.toLogin(c)
 		}
 		h.renew(c, s)
+		if s.Staff.MustChangePassword && r.path != web.PathPassword && r.path != web.PathLogout {
+			return c.Redirect(web.PathPassword, fiber.StatusSeeOther)
+		}
 		if r.who == signedIn && !h.Enforcer.RoleAllows(s.Staff.Role, r.obj, r.act) {
 			return h.forbidden(c, s)
 		}
@@ -152,6 +168,23 @@ func (h *handler) run(c *fiber.Ctx, s *session, fn pageFunc) error {
 		return h.fail(c, s, err)
 	}
 	return nil
+}
+
+// formEncoded reports whether a request's body is a URL-encoded form, or empty: the only
+// bodies the admin reads, so that nothing ever parses a multipart body.
+func formEncoded(c *fiber.Ctx) bool {
+	if c.Request().Header.ContentLength() == 0 {
+		return true
+	}
+	mt, _, _ := strings.Cut(c.Get(fiber.HeaderContentType), ";")
+	return strings.EqualFold(strings.TrimSpace(mt), fiber.MIMEApplicationForm)
+}
+
+// notForm answers 415 to a post whose body is not a URL-encoded form.
+func (h *handler) notForm(c *fiber.Ctx) error {
+	p := web.ErrorPage{Layout: h.layout(c, nil, "Not a form", ""), Status: fiber.StatusUnsupportedMediaType,
+		Message: "Send the form URL-encoded (application/x-www-form-urlencoded).", RequestID: requestID(c)}
+	return h.render(c, fiber.StatusUnsupportedMediaType, web.Error(p))
 }
 
 func unsafe(c *fiber.Ctx) bool {

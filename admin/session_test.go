@@ -13,6 +13,9 @@ import (
 
 var testKey = []byte("0123456789abcdef0123456789abcdef")
 
+// only is a key lookup that answers key whatever the kid.
+func only(key []byte) func(string) []byte { return func(string) []byte { return key } }
+
 func fixedNow(t time.Time) func() time.Time { return func() time.Time { return t } }
 
 func validClaims(now time.Time) claims {
@@ -28,24 +31,24 @@ func TestTokenRoundTrip(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	cl := claims{SessionID: "sid-1", AuthTime: now.Unix(), Tenant: "t_1"}
 	cl.Subject = "u_1"
-	tok, exp, err := signToken(testKey, cl, now)
+	tok, exp, err := signToken(testKey, "k1", cl, now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !exp.Equal(now.Add(sessionTTL)) {
 		t.Errorf("expiry %v", exp)
 	}
-	got, err := parseToken(testKey, tok, fixedNow(now.Add(time.Minute)))
+	got, err := parseToken(only(testKey), tok, fixedNow(now.Add(time.Minute)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.Subject != "u_1" || got.SessionID != "sid-1" || got.Tenant != "t_1" {
 		t.Errorf("claims %+v", got)
 	}
-	if _, err := parseToken(testKey, tok, fixedNow(now.Add(sessionTTL+time.Second))); err == nil {
+	if _, err := parseToken(only(testKey), tok, fixedNow(now.Add(sessionTTL+time.Second))); err == nil {
 		t.Error("expired token accepted")
 	}
-	if _, err := parseToken([]byte("another key, another key, other"), tok, fixedNow(now)); err == nil {
+	if _, err := parseToken(only([]byte("another key, another key, other")), tok, fixedNow(now)); err == nil {
 		t.Error("token signed with another key accepted")
 	}
 }
@@ -76,11 +79,11 @@ func TestTokenAlgorithmPinned(t *testing.T) {
 		"empty":                    "",
 	}
 	for name, tok := range cases {
-		if _, err := parseToken(testKey, tok, fixedNow(now)); err == nil {
+		if _, err := parseToken(only(testKey), tok, fixedNow(now)); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
-	if _, err := parseToken(testKey, hs256, fixedNow(now)); err != nil {
+	if _, err := parseToken(only(testKey), hs256, fixedNow(now)); err != nil {
 		t.Errorf("HS256: %v", err)
 	}
 }
@@ -100,14 +103,14 @@ func TestTokenNeedsSubjectSessionIssuer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := parseToken(testKey, tok, fixedNow(now)); err == nil {
+		if _, err := parseToken(only(testKey), tok, fixedNow(now)); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
 }
 
 func TestCSRF(t *testing.T) {
-	h := &handler{csrfKey: derive(testKey, "admin csrf")}
+	h := &handler{Deps: Deps{SessionKeys: func() []SessionKey { return []SessionKey{{ID: "1", Key: testKey}} }}}
 	a, b := h.csrfFor("session-a"), h.csrfFor("session-b")
 	if a == b || a == "" {
 		t.Fatalf("tokens %q %q", a, b)
@@ -137,32 +140,51 @@ func TestCSRF(t *testing.T) {
 	}
 }
 
+// TestThrottle: attempts are counted before they are checked, all limits or none; past the
+// limit one more attempt comes after a backoff that doubles up to its cap; a success gives
+// its attempt back.
 func TestThrottle(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	th := newThrottle(func() time.Time { return now })
+	acct, addr := limit{"a|x", maxFailuresAccount}, limit{"x", maxFailuresAddr}
 	for i := range maxFailuresAccount {
-		if b, _ := th.blocked("a", maxFailuresAccount); b {
-			t.Fatalf("blocked after %d failures", i)
+		if _, ok := th.take(acct, addr); !ok {
+			t.Fatalf("refused after %d attempts", i)
 		}
-		th.fail("a", "ip")
 	}
-	b, wait := th.blocked("a", maxFailuresAccount)
-	if !b || wait <= 0 || wait > throttleWindow {
-		t.Fatalf("after %d failures: blocked %v, wait %v", maxFailuresAccount, b, wait)
+	wait, ok := th.take(acct, addr)
+	if ok || wait != backoffBase {
+		t.Fatalf("after %d attempts: ok %v, wait %v", maxFailuresAccount, ok, wait)
 	}
-	if b, _ := th.blocked("ip", maxFailuresIP); b {
-		t.Error("the IP limit is higher than the account limit")
+	if _, ok := th.take(limit{"b|x", maxFailuresAccount}, addr); !ok {
+		t.Error("another account from the same address refused")
 	}
-	if b, _ := th.blocked("other", maxFailuresAccount); b {
-		t.Error("another account is blocked")
+	if _, ok := th.take(limit{"a|y", maxFailuresAccount}, limit{"y", maxFailuresAddr}); !ok {
+		t.Error("the same account from another address refused")
 	}
-	now = now.Add(throttleWindow)
-	if b, _ := th.blocked("a", maxFailuresAccount); b {
-		t.Error("still blocked after the window")
+	// Backoff: one more attempt after a minute, then two, four, ... up to the cap.
+	for _, d := range []time.Duration{backoffBase, 2 * backoffBase, 4 * backoffBase, 8 * backoffBase, backoffMax, backoffMax} {
+		now = now.Add(d - time.Second)
+		if _, ok := th.take(acct); ok {
+			t.Fatalf("allowed before the %v backoff passed", d)
+		}
+		now = now.Add(time.Second)
+		if _, ok := th.take(acct); !ok {
+			t.Fatalf("refused after the %v backoff", d)
+		}
 	}
-	th.fail("a")
-	th.reset("a")
-	if b, _ := th.blocked("a", 1); b {
-		t.Error("blocked after reset")
+	th.succeeded(acct.key, addr.key)
+	if _, ok := th.take(acct); !ok {
+		t.Error("refused after a success")
+	}
+	// A refused attempt counts against no limit.
+	full := limit{"full", 1}
+	th.take(full)
+	before, _ := th.lru.Get(addr.key)
+	if _, ok := th.take(addr, full); ok {
+		t.Fatal("a limit at its maximum allowed an attempt")
+	}
+	if after, _ := th.lru.Get(addr.key); after.n != before.n {
+		t.Errorf("a refused attempt was counted: %d -> %d", before.n, after.n)
 	}
 }

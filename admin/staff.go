@@ -46,7 +46,8 @@ func (h *handler) renderStaff(c *fiber.Ctx, s *session, status int, in web.Staff
 		}
 	}
 	for i, st := range list {
-		it := web.StaffItem{ID: st.ID, Email: st.Email, Role: st.Role, TenantName: names[st.TenantID], CreatedAt: st.CreatedAt}
+		it := web.StaffItem{ID: st.ID, Email: st.Email, Role: st.Role, TenantName: names[st.TenantID], CreatedAt: st.CreatedAt,
+			Disabled: st.Disabled, CanToggle: p.CanManage && canToggle(s, st)}
 		if i < lastLoginLookups {
 			last, err := h.Store.Audit.List(ctx, st.TenantID, tenants.AuditFilter{Action: tenants.ActionStaffLogin,
 				Actor: "staff:" + st.ID, Limit: 1})
@@ -92,6 +93,9 @@ func (h *handler) staffCreate(c *fiber.Ctx, s *session) error {
 			return err
 		}
 	}
+	if _, wait := h.throttle.waiting(takenLimit(s)); wait && !isPlatformAdmin(s) {
+		errs["email"] = "Too many addresses were refused. Wait a few minutes, then try again."
+	}
 	if len(errs) > 0 {
 		return h.renderStaff(c, s, fiber.StatusUnprocessableEntity, in, errs)
 	}
@@ -101,7 +105,7 @@ func (h *handler) staffCreate(c *fiber.Ctx, s *session) error {
 	}
 	err = h.Store.Staff.Insert(c.UserContext(), st)
 	if errors.Is(err, tenants.ErrConflict) {
-		return h.renderStaff(c, s, fiber.StatusUnprocessableEntity, in, web.FieldErrors{"email": "A user with this e-mail address exists."})
+		return h.renderStaff(c, s, fiber.StatusUnprocessableEntity, in, web.FieldErrors{"email": h.emailTaken(s)})
 	}
 	if err != nil {
 		return err
@@ -132,4 +136,69 @@ func (h *handler) listStaff(ctx context.Context, s *session) ([]tenants.Staff, e
 		return h.Store.Staff.ListAll(ctx)
 	}
 	return h.Store.Staff.List(ctx, s.TenantID)
+}
+
+// staffDisable disables a user and ends their sessions on every instance.
+func (h *handler) staffDisable(c *fiber.Ctx, s *session) error { return h.setStaffDisabled(c, s, true) }
+
+// staffEnable re-enables a disabled user.
+func (h *handler) staffEnable(c *fiber.Ctx, s *session) error { return h.setStaffDisabled(c, s, false) }
+
+// setStaffDisabled changes a user whom s may manage (canToggle); any other id, another
+// tenant's user included, is not found.
+func (h *handler) setStaffDisabled(c *fiber.Ctx, s *session, disabled bool) error {
+	ctx := c.UserContext()
+	st, err := h.Store.Staff.Lookup(ctx, pathID(c))
+	if err != nil {
+		return err
+	}
+	if !canToggle(s, st) {
+		return tenants.ErrNotFound
+	}
+	if err := h.Store.Staff.SetDisabled(ctx, st.ID, disabled); err != nil {
+		return err
+	}
+	action, msg := tenants.ActionStaffEnabled, "Staff user enabled."
+	if disabled {
+		if err := h.Store.Sessions.DeleteStaff(ctx, st.ID, ""); err != nil {
+			return err
+		}
+		action, msg = tenants.ActionStaffDisabled, "Staff user disabled and signed out."
+	}
+	err = h.Store.Audit.Append(ctx, tenants.AuditEntry{Time: h.now(), TenantID: st.TenantID, Actor: actor(s),
+		Action: action, RecordIDs: []string{st.ID}, RequestID: requestID(c)})
+	if err != nil {
+		return err
+	}
+	return h.redirect(c, web.PathStaff, success(msg))
+}
+
+// canToggle: a platform admin may disable anyone but themselves; a tenant admin their own
+// tenant's users of a role no higher than theirs, but not themselves.
+func canToggle(s *session, st tenants.Staff) bool {
+	if st.ID == s.Staff.ID {
+		return false
+	}
+	if isPlatformAdmin(s) {
+		return true
+	}
+	return st.TenantID == s.Staff.TenantID && slices.Contains(assignableRoles(s.Staff.Role), st.Role)
+}
+
+func takenLimit(s *session) limit { return limit{"staff-email:" + s.Staff.ID, maxTakenEmails} }
+
+// maxTakenEmails is how many addresses in use a tenant admin is told of before backoff.
+const maxTakenEmails = 5
+
+// emailTaken is the answer to an e-mail address in use. A platform admin, who sees every
+// user, is told so. A tenant admin is not told whether it is a user of another tenant (an
+// address signs in one user, so the refusal itself cannot be avoided), and each refusal
+// counts against a throttle that, once spent, refuses every new user for a while, so that the
+// form cannot be used to list other tenants' users.
+func (h *handler) emailTaken(s *session) string {
+	if isPlatformAdmin(s) {
+		return "A user with this e-mail address exists."
+	}
+	h.throttle.take(takenLimit(s))
+	return "This e-mail address cannot be used for a new user. If it should be, ask the service's operator."
 }

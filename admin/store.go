@@ -10,13 +10,14 @@ import (
 // Store is the storage the admin UI reads and changes; package cmd fills it with the
 // repositories of the configured store.
 type Store struct {
-	Tenants TenantRepo
-	APIKeys KeyRepo
-	Forms   FormRepo
-	Staff   StaffRepo
-	Audit   AuditRepo
-	Records RecordRepo
-	Tokens  TokenRepo
+	Tenants  TenantRepo
+	APIKeys  KeyRepo
+	Forms    FormRepo
+	Staff    StaffRepo
+	Audit    AuditRepo
+	Records  RecordRepo
+	Tokens   TokenRepo
+	Sessions tenants.SessionRepo
 }
 
 // TenantRepo manages tenants.
@@ -51,6 +52,8 @@ type StaffRepo interface {
 	Lookup(ctx context.Context, id string) (tenants.Staff, error)
 	List(ctx context.Context, tenantID string) ([]tenants.Staff, error)
 	ListAll(ctx context.Context) ([]tenants.Staff, error)
+	SetDisabled(ctx context.Context, id string, disabled bool) error
+	SetPassword(ctx context.Context, id, hash string, mustChange bool) error
 }
 
 // AuditRepo reads and appends the audit log; the All methods span tenants.

@@ -7,65 +7,92 @@ import (
 	"github.com/hashicorp/golang-lru/v2/expirable"
 )
 
-// Failed sign-ins allowed per window: few per account (guessing one password), more per IP
-// address (offices share one).
+// Failed sign-ins allowed before backoff: few per account from one client address (guessing
+// one password), more per address (offices share one). Failures are never counted per
+// account alone, so that a stranger cannot lock a staff member out.
 const (
-	throttleWindow     = 15 * time.Minute
 	maxFailuresAccount = 5
-	maxFailuresIP      = 20
+	maxFailuresAddr    = 20
+	// Past the limit, one more attempt is allowed after backoffBase, doubling with each
+	// further failure up to backoffMax: no long lock, and a guesser gets a few tries an hour.
+	backoffBase = time.Minute
+	backoffMax  = 15 * time.Minute
+	// forgetAfter drops a key's failures once it has been quiet this long.
+	forgetAfter = 30 * time.Minute
 )
 
-// throttle counts failed sign-ins per key in fixed windows, in a bounded in-memory LRU.
-// Each instance counts its own; an attacker spreading over instances gets n times the tries.
+// throttle counts sign-in attempts per key in a bounded in-memory LRU. An attempt is counted
+// before its password is checked (take), so that however many arrive at once, no more than
+// the limit are ever checked; a success gives its attempt back (succeeded). Each instance
+// counts its own; an attacker spreading over instances gets n times the tries.
 type throttle struct {
 	mu  sync.Mutex
-	lru *expirable.LRU[string, window]
+	lru *expirable.LRU[string, counter]
 	now func() time.Time
 }
 
-type window struct {
-	start time.Time
-	n     int
+type counter struct {
+	n    int       // attempts counted and not given back
+	last time.Time // the latest attempt
+}
+
+// limit is a throttle key and the attempts it allows before backoff.
+type limit struct {
+	key string
+	max int
 }
 
 func newThrottle(now func() time.Time) *throttle {
-	return &throttle{lru: expirable.NewLRU[string, window](100_000, nil, throttleWindow), now: now}
+	return &throttle{lru: expirable.NewLRU[string, counter](100_000, nil, forgetAfter), now: now}
 }
 
-// blocked reports whether key has limit failures in its current window, and when it ends.
-func (t *throttle) blocked(key string, limit int) (bool, time.Duration) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	w, ok := t.lru.Get(key)
-	if !ok {
-		return false, 0
+// wait is how long after its latest attempt a key at or past its limit must wait.
+func (c counter) wait(max int) time.Duration {
+	if c.n < max {
+		return 0
 	}
-	left := throttleWindow - t.now().Sub(w.start)
-	if left <= 0 {
-		t.lru.Remove(key)
-		return false, 0
+	d := backoffBase
+	for i := max; i < c.n && d < backoffMax; i++ {
+		d *= 2
 	}
-	return w.n >= limit, left
+	return min(d, backoffMax)
 }
 
-// fail counts a failure for each key.
-func (t *throttle) fail(keys ...string) {
+// take counts an attempt against every limit, all or none: when one of them is at its limit
+// and still in backoff, nothing is counted and it answers how long to wait.
+func (t *throttle) take(limits ...limit) (time.Duration, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.now()
-	for _, k := range keys {
-		w, ok := t.lru.Get(k)
-		if !ok || now.Sub(w.start) >= throttleWindow {
-			w = window{start: now}
+	for _, l := range limits {
+		c, _ := t.lru.Get(l.key)
+		if left := c.last.Add(c.wait(l.max)).Sub(now); left > 0 {
+			return left, false
 		}
-		w.n++
-		t.lru.Add(k, w)
 	}
+	for _, l := range limits {
+		c, _ := t.lru.Get(l.key)
+		t.lru.Add(l.key, counter{n: c.n + 1, last: now})
+	}
+	return 0, true
 }
 
-// reset forgets key's failures (a successful sign-in of the account).
-func (t *throttle) reset(key string) {
+// waiting reports how long l is still in backoff, counting nothing.
+func (t *throttle) waiting(l limit) (time.Duration, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.lru.Remove(key)
+	c, _ := t.lru.Get(l.key)
+	left := c.last.Add(c.wait(l.max)).Sub(t.now())
+	return left, left > 0
+}
+
+// succeeded gives back a successful attempt: the account's failures from that address are
+// forgotten, and the address's count drops by the one attempt.
+func (t *throttle) succeeded(account, addr string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.lru.Remove(account)
+	if c, ok := t.lru.Get(addr); ok && c.n > 0 {
+		t.lru.Add(addr, counter{n: c.n - 1, last: c.last})
+	}
 }

@@ -43,3 +43,20 @@ func (l *limiter) allow(id string, rate int, now time.Time) (int, bool) {
 	wait := int(math.Ceil((1 - b.tokens) / float64(rate)))
 	return max(wait, 1), false
 }
+
+// charge takes n more tokens for id after allow admitted a request (n ≤ 0: none), going
+// into debt if need be: requests wait until it is paid off. A batch larger than the burst
+// is still served, and paid for afterwards.
+func (l *limiter) charge(id string, rate, n int, now time.Time) {
+	if n <= 0 {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b, ok := l.buckets.Get(id)
+	if !ok {
+		b = &bucket{tokens: float64(max(rate, 1)), last: now}
+		l.buckets.Add(id, b)
+	}
+	b.tokens -= float64(n)
+}

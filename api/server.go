@@ -38,6 +38,9 @@ type Deps struct {
 	Now    func() time.Time
 	// BodyLimit is the largest request body in bytes (default 1 MiB).
 	BodyLimit int
+	// TrustedProxies are the networks (CIDRs) of the reverse proxies in front of the service:
+	// X-Forwarded-Proto and -Host are believed from these peers only. None by default.
+	TrustedProxies []string
 }
 
 type server struct {
@@ -50,8 +53,11 @@ type server struct {
 // DefaultBodyLimit is the default size limit of docs/API.md §2.
 const DefaultBodyLimit = 1 << 20
 
-// transportLimit is the largest body read at all; larger ones are refused unread.
-const transportLimit = 8 << 20
+// transportSlack is how far past BodyLimit the transport reads: a body a little over the
+// limit is read and answered 413 by bodyLimit; a larger one is refused by the transport,
+// unread, with the same 413 (the error handler renders both). So no request, authenticated or
+// not, makes the server hold much more than BodyLimit.
+const transportSlack = 16 << 10
 
 func (s *server) bodyLimit(c *fiber.Ctx) error {
 	if len(c.Request().Body()) > s.BodyLimit {
@@ -73,6 +79,14 @@ func refuseEncoded(c *fiber.Ctx) error {
 		Message: "Send the request body uncompressed: Content-Encoding must be absent or identity."}
 }
 
+// hsts tells browsers that reached the service over HTTPS to use nothing else (a year).
+func hsts(c *fiber.Ctx) error {
+	if c.Protocol() == "https" {
+		c.Set(fiber.HeaderStrictTransportSecurity, "max-age=31536000")
+	}
+	return c.Next()
+}
+
 // New builds the Fiber app with every API route; the admin UI mounts on the same app.
 // A path no route matches answers docs/API.md §2's 404 through the error handler.
 func New(d Deps) *fiber.App {
@@ -88,18 +102,24 @@ func New(d Deps) *fiber.App {
 		// Request strings are copied out of fasthttp's reused buffers, so nothing kept past a
 		// request (cache keys, throttle keys, audit request ids) can change under our feet.
 		Immutable: true,
-		// The transport reads bodies up to transportLimit so that one over BodyLimit gets a
-		// clean 413 body instead of a reset connection; bodyLimit enforces the API's limit.
-		BodyLimit:             max(d.BodyLimit, transportLimit),
-		ErrorHandler:          s.errorHandler,
-		DisableStartupMessage: true,
-		ReadTimeout:           30 * time.Second,
-		WriteTimeout:          60 * time.Second,
-		IdleTimeout:           120 * time.Second,
+		BodyLimit: d.BodyLimit + transportSlack,
+		// The transport would parse every multipart body as it reads it, before any handler
+		// could refuse it; nothing here takes multipart, and the admin refuses it unread.
+		DisablePreParseMultipartForm: true,
+		ErrorHandler:                 s.errorHandler,
+		// The scheme and host (cookies' Secure flag, URLs shown, HSTS) come from X-Forwarded-*
+		// headers only when the peer is a trusted proxy; with none configured, never.
+		EnableTrustedProxyCheck: true,
+		TrustedProxies:          d.TrustedProxies,
+		DisableStartupMessage:   true,
+		ReadTimeout:             30 * time.Second,
+		WriteTimeout:            60 * time.Second,
+		IdleTimeout:             120 * time.Second,
 	})
 	app.Use(recover.New())
 	app.Use(s.requestLog)
 	app.Use(refuseEncoded)
+	app.Use(hsts)
 	app.Use(s.bodyLimit)
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	app.Get("/readyz", s.ready)
@@ -109,6 +129,7 @@ func New(d Deps) *fiber.App {
 	v1.Post("/forms/accept-submission", s.key("api:submissions", "write"), s.acceptSubmission)
 	v1.Get("/forms/submissions/:id", s.key("api:submissions", "read"), s.getSubmission)
 	v1.Get("/consents", s.key("api:submissions", "read"), s.getConsents)
+	v1.Post("/consents/search", s.key("api:submissions", "read"), s.searchConsents)
 	v1.Post("/digitisation/submissions", s.key("api:records", "write"), s.postDigitisation)
 	v1.Post("/canvassing/submissions", s.key("api:records", "write"), s.postCanvassing)
 	v1.Post("/phone-call-tasks", s.key("api:records", "write"), s.postPhoneCallTask)

@@ -109,6 +109,9 @@ func (s *server) unsubscribe(provider string) fiber.Handler {
 		}
 		res, err := unsubscribe.Parse(provider, ct, c.Body())
 		switch {
+		case errors.Is(err, unsubscribe.ErrTooManyEvents):
+			return &Error{Status: fiber.StatusRequestEntityTooLarge, Kind: "PayloadTooLarge", Code: "too_many_events",
+				Message: fmt.Sprintf("One request carries at most %d events; send the rest in further requests.", unsubscribe.MaxEvents)}
 		case errors.Is(err, unsubscribe.ErrNoIdentifier):
 			return validation("At least one of email or phone must be provided.", "")
 		case err != nil:
@@ -116,6 +119,9 @@ func (s *server) unsubscribe(provider string) fiber.Handler {
 				Message: "The body is neither {email, phone} JSON nor a " + provider + " unsubscribe webhook."}
 		}
 		a := authOf(c)
+		// Each event counts against the key's rate limit: the request took one token, the
+		// others are charged now (the bucket may go into debt, so later requests wait).
+		s.limiter.charge(a.actor, a.tenant.Limit(), len(res.Events)-1, s.Now())
 		seen := map[ops.Identity]bool{}
 		revoked := 0
 		for _, ev := range res.Events {

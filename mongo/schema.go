@@ -12,13 +12,14 @@ import (
 
 // The collections besides the four of records (recordCollections).
 const (
-	colTenants = "tenants"
-	colAPIKeys = "apikeys"
-	colForms   = "forms"
-	colStaff   = "staff"
-	colTokens  = "webhooktokens"
-	colAudit   = "audit"
-	colClaims  = "erasureclaims"
+	colTenants  = "tenants"
+	colAPIKeys  = "apikeys"
+	colForms    = "forms"
+	colStaff    = "staff"
+	colTokens   = "webhooktokens"
+	colAudit    = "audit"
+	colClaims   = "erasureclaims"
+	colSessions = "sessions"
 )
 
 // recordCollections maps each record kind to its collection.
@@ -58,7 +59,8 @@ func schema() map[string][]index {
 			// The platform admin's log spans tenants.
 			{name: "time", keys: bson.D{desc("time"), desc("seq")}},
 		},
-		colClaims: {{name: "tenant_record_gen", keys: bson.D{asc("tenantId"), asc("recordId"), desc("gen")}}},
+		colSessions: {{name: "staff", keys: bson.D{asc("staffId")}}, {name: "expires", keys: bson.D{asc("expiresAt")}}},
+		colClaims:   {{name: "tenant_record_gen", keys: bson.D{asc("tenantId"), asc("recordId"), desc("gen")}}},
 	}
 	for _, name := range recordCollections {
 		s[name] = []index{

@@ -52,4 +52,25 @@ func (r *Staff) Count(ctx context.Context) (int64, error) {
 	return n, translate("count staff", err)
 }
 
+// SetDisabled disables or re-enables the user.
+func (r *Staff) SetDisabled(ctx context.Context, id string, disabled bool) error {
+	return r.set(ctx, "disable staff", id, bson.D{{Key: "disabled", Value: disabled}})
+}
+
+// SetPassword replaces the user's password hash.
+func (r *Staff) SetPassword(ctx context.Context, id, hash string, mustChange bool) error {
+	return r.set(ctx, "set staff password", id, bson.D{{Key: "passwordHash", Value: hash}, {Key: "mustChangePassword", Value: mustChange}})
+}
+
+func (r *Staff) set(ctx context.Context, op, id string, fields bson.D) error {
+	res, err := r.c.UpdateOne(ctx, byID(id), bson.D{{Key: "$set", Value: fields}})
+	if err != nil {
+		return translate(op, err)
+	}
+	if res.MatchedCount == 0 {
+		return tenants.ErrNotFound
+	}
+	return nil
+}
+
 func normEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }

@@ -47,6 +47,7 @@ type Store struct {
 	Tokens   *WebhookTokens
 	Audit    *Audit
 	Records  *Records
+	Sessions *Sessions
 	Writer   *Writer
 	Transfer *Transfer
 }
@@ -69,6 +70,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.APIKeys = &APIKeys{c: s.db.Collection(colAPIKeys)}
 	s.Forms = &Forms{c: s.db.Collection(colForms)}
 	s.Staff = &Staff{c: s.db.Collection(colStaff)}
+	s.Sessions = &Sessions{c: s.db.Collection(colSessions)}
 	s.Tokens = &WebhookTokens{c: s.db.Collection(colTokens)}
 	s.Audit = &Audit{c: s.db.Collection(colAudit), seq: &s.seq}
 	s.Records = newRecords(s.db)
@@ -89,7 +91,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
 	return tenants.Stores{Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
-		Audit: s.Audit, Records: s.Records, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
+		Audit: s.Audit, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Records, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
 }
 
 // Ping checks that the primary answers; an error wraps tenants.ErrUnavailable unless ctx

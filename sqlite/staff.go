@@ -1,7 +1,9 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
+	"database/sql"
 	"strings"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -12,12 +14,12 @@ type Staff struct{ s *Store }
 
 var _ tenants.StaffRepo = (*Staff)(nil)
 
-const staffCols = `id, email, password_hash, role, tenant_id, created_at`
+const staffCols = `id, email, password_hash, role, tenant_id, created_at, disabled, must_change_password`
 
 // Insert stores a new user; ErrConflict when the e-mail is taken.
 func (r *Staff) Insert(ctx context.Context, st tenants.Staff) error {
-	_, err := r.s.w.ExecContext(ctx, `INSERT INTO staff (`+staffCols+`) VALUES (?, ?, ?, ?, ?, ?)`,
-		st.ID, normEmail(st.Email), st.PasswordHash, st.Role, st.TenantID, ms(st.CreatedAt))
+	_, err := r.s.w.ExecContext(ctx, `INSERT INTO staff (`+staffCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		st.ID, normEmail(st.Email), st.PasswordHash, st.Role, st.TenantID, ms(st.CreatedAt), st.Disabled, st.MustChangePassword)
 	return translate("insert staff", err)
 }
 
@@ -51,12 +53,33 @@ func (r *Staff) Count(ctx context.Context) (int64, error) {
 	return n, translate("count staff", err)
 }
 
+// SetDisabled disables or re-enables the user.
+func (r *Staff) SetDisabled(ctx context.Context, id string, disabled bool) error {
+	return r.update(ctx, "disable staff", `UPDATE staff SET disabled = ? WHERE id = ?`, disabled, id)
+}
+
+// SetPassword replaces the user's password hash.
+func (r *Staff) SetPassword(ctx context.Context, id, hash string, mustChange bool) error {
+	return r.update(ctx, "set staff password", `UPDATE staff SET password_hash = ?, must_change_password = ? WHERE id = ?`, hash, mustChange, id)
+}
+
+func (r *Staff) update(ctx context.Context, op, query string, args ...any) error {
+	res, err := r.s.w.ExecContext(ctx, query, args...)
+	if err != nil {
+		return translate(op, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return translate(op, cmp.Or(err, sql.ErrNoRows))
+	}
+	return nil
+}
+
 func normEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
 
 func scanStaff(row scanner) (tenants.Staff, error) {
 	var st tenants.Staff
 	var created int64
-	err := row.Scan(&st.ID, &st.Email, &st.PasswordHash, &st.Role, &st.TenantID, &created)
+	err := row.Scan(&st.ID, &st.Email, &st.PasswordHash, &st.Role, &st.TenantID, &created, &st.Disabled, &st.MustChangePassword)
 	st.CreatedAt = fromMS(created)
 	return st, err
 }

@@ -46,6 +46,7 @@ type Store struct {
 	Tokens   *WebhookTokens
 	Audit    *Audit
 	Records  *Records
+	Sessions *Sessions
 	Writer   *Writer
 	Transfer *Transfer
 }
@@ -103,6 +104,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Tokens = &WebhookTokens{s: s}
 	s.Audit = &Audit{s: s}
 	s.Records = &Records{s: s}
+	s.Sessions = &Sessions{s: s}
 	s.Transfer = &Transfer{s: s}
 	if s.Writer, err = newWriter(ctx, s); err != nil {
 		_ = s.Close(ctx)
@@ -117,7 +119,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
 	return tenants.Stores{Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
-		Audit: s.Audit, Records: s.Records, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
+		Audit: s.Audit, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Writer, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
 }
 
 // Ping checks that the database answers.
@@ -202,7 +204,11 @@ func migrate(ctx context.Context, db *sql.DB) error {
 		return fmt.Errorf("migrations: %w", err)
 	}
 	if _, err := p.Up(ctx); err != nil {
-		return fmt.Errorf("apply migrations: %w", err)
+		// Another process may have applied a migration between our version check and our
+		// transaction (which then fails, adding a column twice): the second try sees it applied.
+		if _, err := p.Up(ctx); err != nil {
+			return fmt.Errorf("apply migrations: %w", err)
+		}
 	}
 	return nil
 }

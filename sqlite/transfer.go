@@ -108,8 +108,8 @@ func importItem(ctx context.Context, tx *sql.Tx, st statements, it tenants.Item)
 			v.ID, v.Name, v.Status, v.RateLimit, ms(v.CreatedAt), v.SendGridPublicKey)
 	case it.Staff != nil:
 		v := it.Staff
-		res, err = tx.ExecContext(ctx, `INSERT INTO staff (`+staffCols+`) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-			v.ID, normEmail(v.Email), v.PasswordHash, v.Role, v.TenantID, ms(v.CreatedAt))
+		res, err = tx.ExecContext(ctx, `INSERT INTO staff (`+staffCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+			v.ID, normEmail(v.Email), v.PasswordHash, v.Role, v.TenantID, ms(v.CreatedAt), v.Disabled, v.MustChangePassword)
 	case it.APIKey != nil:
 		v := it.APIKey
 		scopes, _ := json.Marshal(v.Scopes)

@@ -48,6 +48,10 @@ type StaffRepo interface {
 	List(ctx context.Context, tenantID string) ([]Staff, error)
 	ListAll(ctx context.Context) ([]Staff, error)
 	Count(ctx context.Context) (int64, error)
+	// SetDisabled disables or re-enables the user; SetPassword replaces the password hash
+	// and whether it must be changed at the next sign-in. ErrNotFound for an unknown id.
+	SetDisabled(ctx context.Context, id string, disabled bool) error
+	SetPassword(ctx context.Context, id, hash string, mustChange bool) error
 }
 
 // TokenRepo manages provider webhook tokens; Lookup finds a token of any tenant (the
@@ -112,8 +116,11 @@ type Stores struct {
 	Tokens   TokenRepo
 	Audit    AuditRepo
 	Records  RecordRepo
-	Writer   Writer
-	Transfer Transfer
+	Sessions SessionRepo
+	// MatchKeys re-derives people's lookups (consentforms rehash).
+	MatchKeys MatchKeyRepo
+	Writer    Writer
+	Transfer  Transfer
 	// Ping reports whether the database answers (ErrUnavailable when it does not).
 	Ping func(ctx context.Context) error
 	// Close finishes queued writes and closes the database.

@@ -28,6 +28,11 @@ type Staff struct {
 	Role         string    `bson:"role" json:"role"`
 	TenantID     string    `bson:"tenantId" json:"tenantId"`
 	CreatedAt    time.Time `bson:"createdAt" json:"createdAt"`
+	// Disabled users cannot sign in, and their sessions end.
+	Disabled bool `bson:"disabled,omitempty" json:"disabled,omitempty"`
+	// MustChangePassword is set on a generated password (the first platform admin's): the
+	// user must choose a new one before anything else.
+	MustChangePassword bool `bson:"mustChangePassword,omitempty" json:"mustChangePassword,omitempty"`
 }
 
 // MinPasswordLength is the shortest staff password accepted.
@@ -44,14 +49,23 @@ func NewStaff(id, email, password, role, tenantID string, now time.Time) (Staff,
 	if role != RolePlatformAdmin && tenantID == "" {
 		return Staff{}, fmt.Errorf("role %s needs a tenant", role)
 	}
+	h, err := HashPassword(password)
+	if err != nil {
+		return Staff{}, err
+	}
+	return Staff{ID: id, Email: email, PasswordHash: h, Role: role, TenantID: tenantID, CreatedAt: now}, nil
+}
+
+// HashPassword checks a password's length and hashes it with bcrypt.
+func HashPassword(password string) (string, error) {
 	if len(password) < MinPasswordLength || len(password) > 72 {
-		return Staff{}, fmt.Errorf("password must be %d to 72 characters", MinPasswordLength)
+		return "", fmt.Errorf("password must be %d to 72 characters", MinPasswordLength)
 	}
 	h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
 	if err != nil {
-		return Staff{}, fmt.Errorf("hash password: %w", err)
+		return "", fmt.Errorf("hash password: %w", err)
 	}
-	return Staff{ID: id, Email: email, PasswordHash: string(h), Role: role, TenantID: tenantID, CreatedAt: now}, nil
+	return string(h), nil
 }
 
 // CheckPassword reports whether password is the user's.

@@ -13,7 +13,9 @@ import (
 // mask stands in for hidden characters.
 const mask = "***"
 
-// MaskEmail hides an e-mail address but its first character and domain: j***@example.org.
+// MaskEmail hides an e-mail address but the first character of its local part and of its
+// domain, and the top-level domain: j***@e***.org. A personal domain (jane@janedoe.name)
+// would name the person on its own.
 func MaskEmail(s string) string {
 	if s == "" {
 		return ""
@@ -22,7 +24,13 @@ func MaskEmail(s string) string {
 	if at < 0 {
 		return MaskText(s)
 	}
-	return MaskText(s[:at]) + s[at:]
+	domain := s[at+1:]
+	if dot := strings.LastIndexByte(domain, '.'); dot > 0 {
+		domain = MaskText(domain[:dot]) + domain[dot:]
+	} else {
+		domain = MaskText(domain)
+	}
+	return MaskText(s[:at]) + "@" + domain
 }
 
 // MaskPhone hides a phone number but its first two and last two digits: +49******78.

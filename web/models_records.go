@@ -255,6 +255,9 @@ type StaffItem struct {
 	TenantName  string
 	CreatedAt   time.Time
 	LastLoginAt *time.Time
+	Disabled    bool
+	// CanToggle: the viewer may disable or re-enable this user (not themselves).
+	CanToggle bool
 }
 
 // StaffInput is the create-staff form as filled: email, role, tenant (password is never re-shown).
@@ -275,6 +278,14 @@ type StaffPage struct {
 	Tenants   []Option
 	Errors    FieldErrors // keys: email, password, role, tenant
 	CanManage bool
+}
+
+// PasswordPage changes the signed-in user's own password (GET/POST PathPassword).
+type PasswordPage struct {
+	Layout Layout
+	// Required: the password was generated and must be changed before anything else.
+	Required bool
+	Errors   FieldErrors // keys: current, password, confirm
 }
 
 // ErrorPage is a generic error (any status) or, rendered with Forbidden, the 403 page.

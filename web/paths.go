@@ -11,6 +11,7 @@ const (
 	PathDashboard        = "/admin/"
 	PathLogin            = "/admin/login"
 	PathLogout           = "/admin/logout"
+	PathPassword         = "/admin/password"
 	PathForms            = "/admin/forms"
 	PathFormNew          = "/admin/forms/new"
 	PathKeys             = "/admin/keys"
@@ -32,6 +33,12 @@ const (
 	// StaticPrefix is where Asset serves the files named by AssetPath.
 	StaticPrefix = "/admin/static/"
 )
+
+// StaffDisablePath is where a staff user's disable button posts.
+func StaffDisablePath(id string) string { return PathStaff + "/" + url.PathEscape(id) + "/disable" }
+
+// StaffEnablePath is where a disabled staff user's enable button posts.
+func StaffEnablePath(id string) string { return PathStaff + "/" + url.PathEscape(id) + "/enable" }
 
 // FormPath is the edit page of a form; its form posts there too.
 func FormPath(id string) string { return PathForms + "/" + url.PathEscape(id) }

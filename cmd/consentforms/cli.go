@@ -93,8 +93,30 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 			}
 			return map[string]any{"id": *id, "revoked": true}, audit(ctx, s, *tenant, tenants.ActionWebhookChanged, *id)
 		}
+	case "staff disable", "staff enable":
+		email := fs.String("email", "", "e-mail the user signs in with")
+		disabled := cmd == "staff disable"
+		run = func(ctx context.Context, s tenants.Stores) (any, error) {
+			return setStaffDisabled(ctx, s, *email, disabled)
+		}
+	case "staff set-password":
+		email := fs.String("email", "", "e-mail the user signs in with")
+		password := fs.String("password", "", "the new password, to be changed at the next sign-in")
+		run = func(ctx context.Context, s tenants.Stores) (any, error) {
+			return setStaffPassword(ctx, s, *email, *password)
+		}
+	case "secrets rotate-session-key":
+		// Needs no store: the keys live outside the database.
+		if err := fs.Parse(args[2:]); err != nil || fs.NArg() > 0 {
+			return fmt.Errorf("%s takes no arguments", cmd)
+		}
+		out, err := rotateSessionKey(cfg, time.Now())
+		if err != nil {
+			return fmt.Errorf("%s: %w", cmd, err)
+		}
+		return json.NewEncoder(stdout).Encode(out)
 	default:
-		return fmt.Errorf("unknown command %q; commands: tenant create, tenant suspend, tenant activate, tenant set-sendgrid-key, key create, key revoke, form create, staff create, token create, token revoke", cmd)
+		return fmt.Errorf("unknown command %q; commands: tenant create, tenant suspend, tenant activate, tenant set-sendgrid-key, key create, key revoke, form create, staff create, staff disable, staff enable, staff set-password, token create, token revoke, secrets rotate-session-key", cmd)
 	}
 	if err := fs.Parse(args[2:]); err != nil {
 		return fmt.Errorf("%s: %w", cmd, err)

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/netip"
 	"path/filepath"
+	"strings"
 
 	"github.com/consentforms/consentforms/mongo"
 	"github.com/consentforms/consentforms/sqlite"
@@ -24,6 +26,11 @@ type Config struct {
 	AdminEmail    string
 	AdminPassword string
 	PprofAddr     string // Go profiler listener; empty = off
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For/-Proto/-Host are believed
+	// (CONSENTFORMS_TRUSTED_PROXIES, comma-separated CIDRs or addresses; none by default).
+	TrustedProxies []netip.Prefix
+	// ConfigErr is a setting that could not be read; the server refuses to start with it.
+	ConfigErr error
 }
 
 func configFrom(getenv func(string) string) Config {
@@ -34,18 +41,42 @@ func configFrom(getenv func(string) string) Config {
 		return def
 	}
 	dir := or("CONSENTFORMS_DATA_DIR", "./data")
+	proxies, err := parseProxies(getenv("CONSENTFORMS_TRUSTED_PROXIES"))
 	return Config{
-		Addr:          or("CONSENTFORMS_ADDR", ":8080"),
-		MongoURI:      getenv("MONGODB_URI"),
-		Database:      or("MONGODB_DATABASE", "consentforms"),
-		DataDir:       dir,
-		SecretsFile:   or("CONSENTFORMS_SECRETS_FILE", filepath.Join(dir, "secrets.json")),
-		HMACKey:       getenv("CONSENTFORMS_HMAC_KEY"),
-		SessionKey:    getenv("CONSENTFORMS_SESSION_KEY"),
-		AdminEmail:    getenv("CONSENTFORMS_ADMIN_EMAIL"),
-		AdminPassword: getenv("CONSENTFORMS_ADMIN_PASSWORD"),
-		PprofAddr:     getenv("CONSENTFORMS_PPROF_ADDR"),
+		TrustedProxies: proxies,
+		ConfigErr:      err,
+		Addr:           or("CONSENTFORMS_ADDR", ":8080"),
+		MongoURI:       getenv("MONGODB_URI"),
+		Database:       or("MONGODB_DATABASE", "consentforms"),
+		DataDir:        dir,
+		SecretsFile:    or("CONSENTFORMS_SECRETS_FILE", filepath.Join(dir, "secrets.json")),
+		HMACKey:        getenv("CONSENTFORMS_HMAC_KEY"),
+		SessionKey:     getenv("CONSENTFORMS_SESSION_KEY"),
+		AdminEmail:     getenv("CONSENTFORMS_ADMIN_EMAIL"),
+		AdminPassword:  getenv("CONSENTFORMS_ADMIN_PASSWORD"),
+		PprofAddr:      getenv("CONSENTFORMS_PPROF_ADDR"),
 	}
+}
+
+// parseProxies reads a comma-separated list of CIDRs or single addresses.
+func parseProxies(v string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range strings.Split(v, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(f)
+		if err != nil {
+			a, aerr := netip.ParseAddr(f)
+			if aerr != nil {
+				return nil, fmt.Errorf("CONSENTFORMS_TRUSTED_PROXIES: %q is neither a CIDR nor an address", f)
+			}
+			p = netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen())
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
 }
 
 // openStore opens the configured database: MongoDB when MONGODB_URI is set, else the
@@ -84,6 +115,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return export(ctx, cfg, args[1:], stdout, stderr)
 	case "import":
 		return importData(ctx, cfg, args[1:], stdout, stderr)
+	case "rehash":
+		return rehash(ctx, cfg, stdout)
 	}
 	if len(args) < 2 {
 		return fmt.Errorf("usage: consentforms [serve] | export [--out FILE] | import [--in FILE] [--merge] | tenant|key|form|staff|token create [flags] | key revoke | tenant set-sendgrid-key [flags]")

@@ -1,14 +1,22 @@
 package main
 
 import (
+	"bytes"
+	"cmp"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/consentforms/consentforms/admin"
 )
 
 // secrets are the server's keys: the HMAC key behind every match key and audit subject, and
@@ -17,6 +25,34 @@ import (
 type secrets struct {
 	HMAC    []byte `json:"hmac"`
 	Session []byte `json:"session"`
+	// SessionKeyID names Session in the tokens it signs (their kid); "" reads as "1".
+	SessionKeyID string `json:"sessionKeyId,omitempty"`
+	// Retired are the session keys rotated out, still accepted for one token lifetime so
+	// that nobody active is signed out; kept in the file until the next rotation.
+	Retired []retiredKey `json:"retiredSessionKeys,omitempty"`
+}
+
+// retiredKey is a session key rotated out at RetiredAt.
+type retiredKey struct {
+	ID        string    `json:"id"`
+	Key       []byte    `json:"key"`
+	RetiredAt time.Time `json:"retiredAt"`
+}
+
+// sessionKeyID is the current session key's id.
+func (s secrets) sessionKeyID() string { return cmp.Or(s.SessionKeyID, "1") }
+
+// sessionKeys are the keys that verify session tokens at now: the current one first, then
+// those retired less than a token's lifetime ago. After that every token they signed has
+// expired or been renewed with the current key.
+func (s secrets) sessionKeys(now time.Time) []admin.SessionKey {
+	out := []admin.SessionKey{{ID: s.sessionKeyID(), Key: s.Session}}
+	for _, r := range s.Retired {
+		if now.Before(r.RetiredAt.Add(admin.TokenLifetime)) {
+			out = append(out, admin.SessionKey{ID: r.ID, Key: r.Key})
+		}
+	}
+	return out
 }
 
 // minSecret is the shortest key accepted, in bytes.
@@ -27,6 +63,9 @@ const minSecret = 32
 func loadSecrets(cfg Config) (secrets, error) {
 	if cfg.HMACKey != "" || cfg.SessionKey != "" {
 		return secretsFromEnv(cfg)
+	}
+	if err := restrictDataDir(cfg); err != nil {
+		return secrets{}, err
 	}
 	b, err := os.ReadFile(cfg.SecretsFile)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -41,6 +80,21 @@ func loadSecrets(cfg Config) (secrets, error) {
 	return parseSecrets(b, cfg.SecretsFile)
 }
 
+// restrictDataDir makes the data dir 0700 when it holds the secrets file, whichever store is
+// used (the embedded store also tightens it, with its own files).
+func restrictDataDir(cfg Config) error {
+	if filepath.Clean(filepath.Dir(cfg.SecretsFile)) != filepath.Clean(cfg.DataDir) {
+		return nil
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return fmt.Errorf("data dir: %w", err)
+	}
+	if err := os.Chmod(cfg.DataDir, 0o700); err != nil {
+		return fmt.Errorf("data dir mode: %w", err)
+	}
+	return nil
+}
+
 func secretsFromEnv(cfg Config) (secrets, error) {
 	var s secrets
 	for _, k := range []struct {
@@ -53,6 +107,7 @@ func secretsFromEnv(cfg Config) (secrets, error) {
 		}
 		*k.dst = b
 	}
+	s.SessionKeyID = "env" // a new key in the environment ends every session signed with the old one
 	return s, nil
 }
 
@@ -101,4 +156,115 @@ func createSecrets(path string) (secrets, error) {
 		return s, fmt.Errorf("secrets file: %w", err)
 	}
 	return s, nil
+}
+
+// keyring serves the session keys to a running server, re-reading the secrets file when it
+// changed (checked at most every keyringCheck), so that a rotation reaches every instance
+// without a restart. A file that cannot be read or parsed leaves the keys as they were.
+type keyring struct {
+	path    string // "" = keys from the environment, never re-read
+	mu      sync.Mutex
+	s       secrets
+	mod     time.Time
+	checked time.Time
+}
+
+// keyringCheck bounds how long a rotation takes to reach a running server.
+const keyringCheck = 15 * time.Second
+
+func newKeyring(cfg Config, s secrets) *keyring {
+	k := &keyring{s: s, checked: time.Now()}
+	if cfg.HMACKey == "" && cfg.SessionKey == "" {
+		k.path = cfg.SecretsFile
+		if fi, err := os.Stat(k.path); err == nil {
+			k.mod = fi.ModTime()
+		}
+	}
+	return k
+}
+
+// SessionKeys are the session keys now, the current one first.
+func (k *keyring) SessionKeys() []admin.SessionKey {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	now := time.Now()
+	if k.path != "" && now.Sub(k.checked) >= keyringCheck {
+		k.checked = now
+		if fi, err := os.Stat(k.path); err == nil && !fi.ModTime().Equal(k.mod) {
+			if b, err := os.ReadFile(k.path); err == nil {
+				if s, err := parseSecrets(b, k.path); err == nil && bytes.Equal(s.HMAC, k.s.HMAC) {
+					k.s, k.mod = s, fi.ModTime()
+				}
+			}
+		}
+	}
+	return k.s.sessionKeys(now)
+}
+
+// rotateSessionKey replaces the session key in the secrets file with a fresh one; the old
+// one is accepted for one more token lifetime (admin sessions renew onto the new key), and
+// keys retired before that are dropped. The HMAC key is never rotated: every match key
+// depends on it.
+func rotateSessionKey(cfg Config, now time.Time) (map[string]any, error) {
+	if cfg.HMACKey != "" || cfg.SessionKey != "" {
+		return nil, errors.New("the keys come from the environment: set a new CONSENTFORMS_SESSION_KEY instead (every session ends)")
+	}
+	b, err := os.ReadFile(cfg.SecretsFile)
+	if err != nil {
+		return nil, fmt.Errorf("secrets file: %w", err)
+	}
+	s, err := parseSecrets(b, cfg.SecretsFile)
+	if err != nil {
+		return nil, err
+	}
+	old := s.sessionKeyID()
+	var keep []retiredKey
+	for _, r := range s.Retired {
+		if now.Before(r.RetiredAt.Add(admin.TokenLifetime)) {
+			keep = append(keep, r)
+		}
+	}
+	s.Retired = append(keep, retiredKey{ID: old, Key: s.Session, RetiredAt: now.UTC()})
+	s.Session = make([]byte, minSecret)
+	_, _ = rand.Read(s.Session)
+	s.SessionKeyID = nextKeyID(old)
+	if err := replaceSecrets(cfg.SecretsFile, s); err != nil {
+		return nil, err
+	}
+	return map[string]any{"sessionKeyId": s.SessionKeyID, "retired": old, "acceptedUntil": now.Add(admin.TokenLifetime).UTC()}, nil
+}
+
+// nextKeyID counts key ids up: "1", "2", ...; any other id gets a random one.
+func nextKeyID(id string) string {
+	if n, err := strconv.Atoi(id); err == nil && n > 0 {
+		return strconv.Itoa(n + 1)
+	}
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// replaceSecrets writes s over the secrets file, whole or not at all (written aside, 0600,
+// synced, then renamed into place).
+func replaceSecrets(path string, s secrets) error {
+	b, _ := json.Marshal(s)
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".secrets-*")
+	if err != nil {
+		return fmt.Errorf("secrets file: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.Write(b)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("secrets file: %w", err)
+	}
+	return nil
 }

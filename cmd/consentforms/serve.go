@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/netip"
 	"time"
 
 	"github.com/consentforms/consentforms/admin"
@@ -40,9 +41,8 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io.Writer) error {
 	defer ln.Close()
 	log := newLogger(stderr)
-	keys, err := loadSecrets(cfg)
-	if err != nil {
-		return err
+	if cfg.ConfigErr != nil {
+		return cfg.ConfigErr
 	}
 	store, err := openStore(ctx, cfg)
 	if err != nil {
@@ -50,10 +50,17 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	}
 	// Closing the store writes what its writer has queued.
 	defer store.Close(context.Background())
+	if err := refuseLostSecrets(ctx, cfg, store); err != nil {
+		return err
+	}
+	keys, err := loadSecrets(cfg)
+	if err != nil {
+		return err
+	}
 	if err := firstAdmin(ctx, store, cfg, stdout); err != nil {
 		return err
 	}
-	app, svc, err := build(store, keys, log)
+	app, svc, err := build(store, keys, newKeyring(cfg, keys), cfg.TrustedProxies, log)
 	if err != nil {
 		return err
 	}
@@ -98,7 +105,7 @@ func storeName(cfg Config) string {
 }
 
 // build wires the store, the domain operations, the API and the admin UI.
-func build(store tenants.Stores, keys secrets, log *slog.Logger) (*fiber.App, *ops.Service, error) {
+func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Prefix, log *slog.Logger) (*fiber.App, *ops.Service, error) {
 	enf, err := policies.New()
 	if err != nil {
 		return nil, nil, err
@@ -107,10 +114,10 @@ func build(store tenants.Stores, keys secrets, log *slog.Logger) (*fiber.App, *o
 		Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now}
 	apiKeys, tens, forms := cache.NewKeys(store.APIKeys), cache.NewTenants(store.Tenants), cache.NewForms(store.Forms)
 	app := api.New(api.Deps{Keys: apiKeys, Tenants: tens, Forms: forms, Records: store.Records, Tokens: store.Tokens,
-		Ops: svc, Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now})
+		Ops: svc, Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now, TrustedProxies: prefixStrings(proxies)})
 	admin.Mount(app, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
-		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens}, Ops: svc, Enforcer: enf,
-		Logger: log, Secret: keys.Session, PurgeKey: apiKeys.Purge, PurgeForm: forms.Purge, PurgeTenant: tens.Purge, Now: time.Now})
+		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions}, Ops: svc,
+		Enforcer: enf, Logger: log, SessionKeys: ring.SessionKeys, TrustedProxies: proxies, PurgeKey: apiKeys.Purge, PurgeForm: forms.Purge, PurgeTenant: tens.Purge, Now: time.Now})
 	return app, svc, nil
 }
 
@@ -153,15 +160,25 @@ func firstAdmin(ctx context.Context, store tenants.Stores, cfg Config, stdout io
 	if err != nil {
 		return fmt.Errorf("first admin: %w", err)
 	}
+	// A printed password has been on a terminal and in logs: it must be changed at first sign-in.
+	s.MustChangePassword = cfg.AdminPassword == ""
 	if err := store.Staff.Insert(ctx, s); err != nil {
 		return fmt.Errorf("first admin: %w", err)
 	}
 	if cfg.AdminPassword == "" {
-		fmt.Fprintf(stdout, "Platform admin created. Sign in at /admin/login with\n  email:    %s\n  password: %s\nThis password is shown once.\n", email, password)
+		fmt.Fprintf(stdout, "Platform admin created. Sign in at /admin/login with\n  email:    %s\n  password: %s\nThis password is shown once; you will be asked to change it when you first sign in.\n", email, password)
 	} else {
 		fmt.Fprintf(stdout, "Platform admin created: %s (password from CONSENTFORMS_ADMIN_PASSWORD)\n", email)
 	}
 	return nil
+}
+
+func prefixStrings(ps []netip.Prefix) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.String()
+	}
+	return out
 }
 
 func newStaffID() string {

@@ -35,11 +35,16 @@ var (
 	ErrMalformed = errors.New("malformed unsubscribe body")
 	// ErrNoIdentifier reports a generic body with neither a non-empty email nor phone.
 	ErrNoIdentifier = errors.New("at least one of email or phone must be provided")
+	// ErrTooManyEvents reports a batch of more than MaxEvents events (wrapped with ErrMalformed).
+	ErrTooManyEvents = errors.New("too many events in one request")
 )
 
-// maxEvents bounds the events of one body: the server already caps the body at 1 MiB, this
-// caps the work (and the consent writes) one request can cause.
-const maxEvents = 10000
+// MaxEvents bounds the events of one body: the server already caps the body at 1 MiB, this
+// caps the work (and the consent writes) one request can cause. Providers that batch send
+// a few hundred at most.
+const MaxEvents = 1000
+
+const maxEvents = MaxEvents
 
 // discriminators are the keys by which a provider event announces itself. An object holding
 // any of them is never read as the generic body, whichever provider path it was posted to: a
@@ -167,7 +172,7 @@ func parseArray(b []byte, read eventFunc) (Result, error) {
 	var c collector
 	for i := 0; dec.More(); i++ {
 		if i == maxEvents {
-			return Result{}, fmt.Errorf("%w: more than %d events", ErrMalformed, maxEvents)
+			return Result{}, fmt.Errorf("%w: %w: more than %d", ErrMalformed, ErrTooManyEvents, maxEvents)
 		}
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {

@@ -152,7 +152,7 @@ func TestParseErrors(t *testing.T) {
 		{"postmark without SuppressSending", "postmark", jsonType, `{"RecordType":"SubscriptionChange","Recipient":"a@example.com"}`, ErrMalformed},
 		{"postmark SuppressSending string", "postmark", jsonType, `{"RecordType":"SubscriptionChange","SuppressSending":"true","Recipient":"a@example.com"}`, ErrMalformed},
 		{"mailchimp JSON data not object", "mailchimp", jsonType, `{"type":"unsubscribe","data":"x"}`, ErrMalformed},
-		{"too many events", "sendgrid", jsonType, many, ErrMalformed},
+		{"too many events", "sendgrid", jsonType, many, ErrTooManyEvents},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
