@@ -34,6 +34,7 @@ func (h *handler) login(c *fiber.Ctx, _ *session) error {
 	password := c.FormValue("password")
 	account, ip := "account:"+strings.ToLower(email), "ip:"+c.IP()
 	if wait, ok := h.throttled(account, ip); ok {
+		h.countThrottled()
 		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(wait.Seconds())+1))
 		p := web.ErrorPage{Layout: h.layout(c, nil, "Too many attempts", ""), Status: fiber.StatusTooManyRequests,
 			Message: "Too many failed sign-in attempts. Wait a few minutes, then try again."}
