@@ -38,6 +38,9 @@ type Deps struct {
 	Now    func() time.Time
 	// BodyLimit is the largest request body in bytes (default 1 MiB).
 	BodyLimit int
+	// ObserveRequest, when set, hears of every answered request (metrics): the route's
+	// pattern or "unmatched", never the path a client sent.
+	ObserveRequest func(method, route string, status int, took time.Duration)
 }
 
 type server struct {
@@ -158,6 +161,7 @@ func (s *server) requestLog(c *fiber.Ctx) error {
 		attrs = append(attrs, slog.String("tenant", a.tenant.ID), slog.String("key", a.actor))
 	}
 	s.log.Info("request", attrs...)
+	s.observeRequest(c, time.Since(start))
 	return nil
 }
 

@@ -24,6 +24,7 @@ type Config struct {
 	AdminEmail    string
 	AdminPassword string
 	PprofAddr     string // Go profiler listener; empty = off
+	MetricsAddr   string // separate /metrics listener; empty = the main listener, loopback only
 }
 
 func configFrom(getenv func(string) string) Config {
@@ -45,24 +46,30 @@ func configFrom(getenv func(string) string) Config {
 		AdminEmail:    getenv("CONSENTFORMS_ADMIN_EMAIL"),
 		AdminPassword: getenv("CONSENTFORMS_ADMIN_PASSWORD"),
 		PprofAddr:     getenv("CONSENTFORMS_PPROF_ADDR"),
+		MetricsAddr:   getenv("CONSENTFORMS_METRICS_ADDR"),
 	}
 }
 
 // openStore opens the configured database: MongoDB when MONGODB_URI is set, else the
 // embedded SQLite store in the data dir.
 func openStore(ctx context.Context, cfg Config) (tenants.Stores, error) {
+	return openObserved(ctx, cfg, nil)
+}
+
+// openObserved is openStore with the writer's batches reported to obs (the server's metrics).
+func openObserved(ctx context.Context, cfg Config, obs tenants.Observer) (tenants.Stores, error) {
 	if cfg.MongoURI != "" {
-		return openMongo(ctx, cfg)
+		return openMongo(ctx, cfg, obs)
 	}
-	s, err := sqlite.Open(ctx, sqlite.Config{Dir: cfg.DataDir})
+	s, err := sqlite.Open(ctx, sqlite.Config{Dir: cfg.DataDir, Observer: obs})
 	if err != nil {
 		return tenants.Stores{}, err
 	}
 	return s.Stores(), nil
 }
 
-func openMongo(ctx context.Context, cfg Config) (tenants.Stores, error) {
-	s, err := mongo.Open(ctx, mongo.Config{URI: cfg.MongoURI, Database: cfg.Database})
+func openMongo(ctx context.Context, cfg Config, obs tenants.Observer) (tenants.Stores, error) {
+	s, err := mongo.Open(ctx, mongo.Config{URI: cfg.MongoURI, Database: cfg.Database, Observer: obs})
 	if err != nil {
 		return tenants.Stores{}, err
 	}
