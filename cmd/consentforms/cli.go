@@ -94,13 +94,10 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 			return map[string]any{"id": *id, "revoked": true}, audit(ctx, s, *tenant, tenants.ActionWebhookChanged, *id)
 		}
 	default:
-		return fmt.Errorf("unknown command %q; commands: tenant create, tenant suspend, tenant activate, tenant set-sendgrid-key, key create, key revoke, form create, staff create, token create, token revoke", cmd)
+		return unknownCommand(args)
 	}
-	if err := fs.Parse(args[2:]); err != nil {
-		return fmt.Errorf("%s: %w", cmd, err)
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%s: unexpected argument %q", cmd, fs.Arg(0))
+	if done, err := parseFlags(cmd, fs, args[2:], stdout); done {
+		return err
 	}
 	store, err := openStore(ctx, cfg)
 	if err != nil {

@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
+	"slices"
 
 	"github.com/consentforms/consentforms/mongo"
 	"github.com/consentforms/consentforms/sqlite"
@@ -80,20 +80,42 @@ func newLogger(w io.Writer) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo}))
 }
 
-// run dispatches the command line: no arguments or "serve" runs the server.
+// run dispatches the command line: no arguments or "serve" runs the server. The commands
+// and their help are listed in usage.go.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	cfg := configFrom(getenv)
-	if len(args) == 0 || args[0] == "serve" {
+	if len(args) == 0 {
 		return serve(ctx, cfg, stdout, stderr)
 	}
 	switch args[0] {
+	case "serve":
+		if done, err := parseFlags("serve", quietFlags("serve"), args[1:], stdout); done {
+			return err
+		}
+		return serve(ctx, cfg, stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		if len(args) == 1 {
+			_, err := io.WriteString(stdout, usage())
+			return err
+		}
+		return run(ctx, append(slices.Clone(args[1:]), "--help"), getenv, stdout, stderr)
+	case "version":
+		return printVersion(args[1:], stdout)
+	case "backup":
+		return backup(ctx, cfg, args[1:], stdout)
+	case "restore":
+		return restore(ctx, cfg, args[1:], stdout)
 	case "export":
 		return export(ctx, cfg, args[1:], stdout, stderr)
 	case "import":
 		return importData(ctx, cfg, args[1:], stdout, stderr)
 	}
 	if len(args) < 2 {
-		return fmt.Errorf("usage: consentforms [serve] | export [--out FILE] | import [--in FILE] [--merge] | tenant|key|form|staff|token create [flags] | key revoke | tenant set-sendgrid-key [flags]")
+		return unknownCommand(args)
+	}
+	if isHelp(args[1]) && isGroup(args[0]) {
+		_, err := io.WriteString(stdout, usage())
+		return err
 	}
 	return cli(ctx, cfg, args, stdout)
 }
