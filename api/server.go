@@ -108,6 +108,7 @@ func New(d Deps) *fiber.App {
 	app.Get("/readyz", s.ready)
 
 	v1 := app.Group("/api/v1")
+	referenceRoutes(app)
 	v1.Get("/openapi.json", serveOpenAPI)
 	v1.Post("/forms/accept-submission", s.key("api:submissions", "write"), s.acceptSubmission)
 	v1.Get("/forms/submissions/:id", s.key("api:submissions", "read"), s.getSubmission)
