@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -86,5 +88,27 @@ func TestVersion(t *testing.T) {
 	}
 	if v["go"] != runtime.Version() || v["version"] == "" || v["commit"] == "" {
 		t.Errorf("version %v", v)
+	}
+}
+
+// TestUsageTableComplete: every command the dispatch knows (each `case "group verb"` of
+// cli.go and each `case "name"` of run) has its row in the usage table, so help lists it.
+func TestUsageTableComplete(t *testing.T) {
+	listed := map[string]bool{}
+	for _, c := range commands() {
+		listed[c.name] = true
+	}
+	for _, file := range []string{"cli.go", "config.go"} {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range regexp.MustCompile(`case ((?:"[a-z-]+(?: [a-z-]+)?",? ?)+):`).FindAllStringSubmatch(string(src), -1) {
+			for _, name := range regexp.MustCompile(`"([^"]+)"`).FindAllStringSubmatch(m[1], -1) {
+				if n := name[1]; !listed[n] && !strings.HasPrefix(n, "-") {
+					t.Errorf("%s dispatches %q, which the usage table (usage.go) does not list", file, n)
+				}
+			}
+		}
 	}
 }
