@@ -14,8 +14,13 @@ type buildVersion struct {
 	Go      string `json:"go"`
 }
 
+// buildCommit names the commit where the build has no VCS information to stamp (a Docker
+// build without .git, a git worktree): go build -ldflags "-X main.buildCommit=$(git rev-parse HEAD)".
+// Set only by the linker, never at run time.
+var buildCommit = "unknown"
+
 func readVersion() buildVersion {
-	v := buildVersion{Version: "unknown", Commit: "unknown", Go: runtime.Version()}
+	v := buildVersion{Version: "unknown", Commit: buildCommit, Go: runtime.Version()}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return v
@@ -26,17 +31,20 @@ func readVersion() buildVersion {
 	if bi.GoVersion != "" {
 		v.Go = bi.GoVersion
 	}
-	dirty := false
+	revision, dirty := "", false
 	for _, s := range bi.Settings {
 		switch s.Key {
 		case "vcs.revision":
-			v.Commit = s.Value
+			revision = s.Value
 		case "vcs.modified":
 			dirty = s.Value == "true"
 		}
 	}
-	if dirty && v.Commit != "unknown" {
-		v.Commit += "+dirty"
+	if revision != "" {
+		v.Commit = revision
+		if dirty {
+			v.Commit += "+dirty"
+		}
 	}
 	return v
 }
