@@ -37,3 +37,30 @@ func TestOpenAPIEveryRouteRefusesEncodedBodies(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAPILintRules: the rules of the document's linter (make lint-openapi) that a test
+// can check without it: every tag has a description, every operation a 4XX response.
+func TestOpenAPILintRules(t *testing.T) {
+	doc := openAPIDoc(t)
+	tags, _ := doc["tags"].([]any)
+	for _, raw := range tags {
+		tag := raw.(map[string]any)
+		if d, _ := tag["description"].(string); d == "" {
+			t.Errorf("tag %v has no description", tag["name"])
+		}
+	}
+	for path, item := range openAPIDig(doc, "paths") {
+		for method, raw := range item.(map[string]any) {
+			if !openAPIIsMethod(strings.ToUpper(method)) {
+				continue
+			}
+			has4xx := false
+			for code := range raw.(map[string]any)["responses"].(map[string]any) {
+				has4xx = has4xx || strings.HasPrefix(code, "4")
+			}
+			if !has4xx {
+				t.Errorf("%s %s documents no 4XX response", strings.ToUpper(method), path)
+			}
+		}
+	}
+}

@@ -4,7 +4,8 @@ package tenants
 
 import "errors"
 
-// The errors repositories translate driver errors into (STYLE.md convention 5).
+// The errors repositories translate driver errors into; nothing else of a driver's errors
+// leaves a store (docs/STORAGE.md).
 var (
 	// ErrNotFound means no document matched.
 	ErrNotFound = errors.New("not found")
