@@ -4,8 +4,8 @@ package tenants
 
 import "errors"
 
-// The errors repositories translate driver errors into; nothing else of a driver's errors
-// leaves a store (docs/STORAGE.md).
+// The errors repositories translate driver errors into; any other failure leaves a store as
+// a *StoreError naming its operation.
 var (
 	// ErrNotFound means no document matched.
 	ErrNotFound = errors.New("not found")
