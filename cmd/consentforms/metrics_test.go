@@ -4,7 +4,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -119,6 +121,44 @@ func TestMetricsOnlyForLoopback(t *testing.T) {
 	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != 200 || !strings.Contains(string(b), "consentforms_http_requests_total") {
 		t.Errorf("metrics listener: %d %.200s", resp.StatusCode, b)
+	}
+}
+
+// TestMetricsCountLoginThrottle: admin sign-ins refused by the failure throttle are counted
+// as login_throttle refusals, and the e-mail address tried appears nowhere in /metrics.
+func TestMetricsCountLoginThrottle(t *testing.T) {
+	s := startServer(t)
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	page, err := client.Get(s.URL + "/admin/login")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(page.Body)
+	page.Body.Close()
+	m := regexp.MustCompile(`name="_csrf" value="([^"]+)"`).FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("no CSRF token on the login page:\n%s", b)
+	}
+	const tried = "throttled.person@example.org"
+	throttled := false
+	for i := 0; i < 40 && !throttled; i++ {
+		resp, err := client.PostForm(s.URL+"/admin/login", url.Values{"email": {tried}, "password": {"wrong"}, "_csrf": {string(m[1])}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		throttled = resp.StatusCode == 429
+	}
+	if !throttled {
+		t.Fatal("no 429 after 40 failed sign-ins")
+	}
+	body := string(s.do("GET", "/metrics", "", nil).Body)
+	if !regexp.MustCompile(`consentforms_refusals_total\{reason="login_throttle"\} [1-9]`).MatchString(body) {
+		t.Errorf("throttled sign-ins not counted:\n%s", grepLines(body, "refusals"))
+	}
+	if strings.Contains(body, tried) || strings.Contains(body, "example.org") {
+		t.Error("/metrics holds the e-mail address tried")
 	}
 }
 
