@@ -4,7 +4,10 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/consentforms ./cmd/consentforms
+# The build context has no .git: pass the commit for `consentforms version`
+# (docker build --build-arg COMMIT=$(git rev-parse HEAD) .).
+ARG COMMIT=unknown
+RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X main.buildCommit=${COMMIT}" -o /out/consentforms ./cmd/consentforms
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/consentforms /consentforms

@@ -1,7 +1,7 @@
 # consentforms — see README.md. Every target works on a fresh machine with Go installed.
 GO ?= go
 
-.PHONY: run generate test test-mongo lint bench bench-http bench-store bench-crash check-generated
+.PHONY: run generate test test-mongo lint lint-openapi bench bench-http bench-store bench-crash check-generated
 
 run: ## Run the server on the embedded store (./data).
 	$(GO) run ./cmd/consentforms
@@ -25,6 +25,9 @@ lint: check-generated ## gofmt, go vet, staticcheck.
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '_templ.go$$'))" || (gofmt -l $$(git ls-files '*.go' | grep -v '_templ.go$$') && exit 1)
 	$(GO) vet ./...
 	$(GO) tool staticcheck ./...
+
+lint-openapi: ## Lint api/openapi.json with Redocly's CLI, pinned (needs Node.js 20+ and the npm registry; not part of lint).
+	npx --yes @redocly/cli@2.11.1 lint api/openapi.json
 
 bench: bench-http bench-store bench-crash ## Every load measurement (needs wrk: apt-get install wrk).
 

@@ -36,6 +36,7 @@ func (h *handler) login(c *fiber.Ctx, _ *session) error {
 	addr := "addr:" + h.clientAddr(c)
 	account := "account:" + strings.ToLower(email) + "|" + addr
 	if wait, ok := h.throttle.take(limit{account, maxFailuresAccount}, limit{addr, maxFailuresAddr}); !ok {
+		h.countThrottled()
 		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(wait.Seconds())+1))
 		p := web.ErrorPage{Layout: h.layout(c, nil, "Too many attempts", ""), Status: fiber.StatusTooManyRequests,
 			Message: "Too many failed sign-in attempts from here. Wait a few minutes, then try again."}

@@ -56,6 +56,7 @@ func (h *handler) fail(c *fiber.Ctx, s *session, err error) error {
 	}
 	rid := c.GetRespHeader("X-Request-ID")
 	if status >= 500 {
+		h.Ops.ObserveError(err) // counted by store operation in the metrics
 		h.log.Error("admin request failed", "route", c.Route().Path, "method", c.Method(), "requestId", rid, "err", err)
 	}
 	c.Response().ResetBody()

@@ -59,6 +59,7 @@ func (s *server) admit(c *fiber.Ctx, a *auth, obj, act string) error {
 		return forbidden("The API key lacks the scope this endpoint needs.")
 	}
 	if wait, ok := s.limiter.allow(a.actor, a.tenant.Limit(), s.Now()); !ok {
+		s.Ops.Observe().Count(tenants.EventRateLimited, 1)
 		return &Error{Status: fiber.StatusTooManyRequests, Kind: "RateLimitExceeded",
 			Message: "Rate limit exceeded; retry after the given number of seconds.",
 			Details: map[string]any{"retryAfter": wait}, RetryAfter: wait}

@@ -141,6 +141,8 @@ var openAPIUnauthenticated = map[string]bool{
 	"GET /healthz":                      true,
 	"GET /readyz":                       true,
 	"GET /api/v1/openapi.json":          true,
+	"GET /api/docs":                     true,
+	"GET /api/docs/{asset}":             true,
 	"GET /api/v1/mailchimp/unsubscribe": true,
 }
 

@@ -41,6 +41,9 @@ type Deps struct {
 	// TrustedProxies are the networks (CIDRs) of the reverse proxies in front of the service:
 	// X-Forwarded-Proto and -Host are believed from these peers only. None by default.
 	TrustedProxies []string
+	// ObserveRequest, when set, hears of every answered request (metrics): the route's
+	// pattern or "unmatched", never the path a client sent.
+	ObserveRequest func(method, route string, status int, took time.Duration)
 }
 
 type server struct {
@@ -125,6 +128,7 @@ func New(d Deps) *fiber.App {
 	app.Get("/readyz", s.ready)
 
 	v1 := app.Group("/api/v1")
+	referenceRoutes(app)
 	v1.Get("/openapi.json", serveOpenAPI)
 	v1.Post("/forms/accept-submission", s.key("api:submissions", "write"), s.acceptSubmission)
 	v1.Get("/forms/submissions/:id", s.key("api:submissions", "read"), s.getSubmission)
@@ -179,6 +183,7 @@ func (s *server) requestLog(c *fiber.Ctx) error {
 		attrs = append(attrs, slog.String("tenant", a.tenant.ID), slog.String("key", a.actor))
 	}
 	s.log.Info("request", attrs...)
+	s.observeRequest(c, time.Since(start))
 	return nil
 }
 

@@ -27,13 +27,13 @@ func translate(op string, err error) error {
 	case errors.Is(err, mongo.ErrNoDocuments):
 		return tenants.ErrNotFound
 	case unreachable(err):
-		return fmt.Errorf("%s: %w (%w)", op, tenants.ErrUnavailable, err)
+		return &tenants.StoreError{Op: op, Err: fmt.Errorf("%w (%w)", tenants.ErrUnavailable, err)}
 	case mongo.IsDuplicateKeyError(err):
 		return tenants.ErrConflict
 	case errors.As(err, &se):
-		return fmt.Errorf("%s: server error %s", op, codes(se.ErrorCodes()))
+		return &tenants.StoreError{Op: op, Err: fmt.Errorf("server error %s", codes(se.ErrorCodes()))}
 	default:
-		return fmt.Errorf("%s: %w", op, err)
+		return &tenants.StoreError{Op: op, Err: err}
 	}
 }
 
@@ -73,5 +73,5 @@ func writeErrors(err error) (byIndex map[int]int, ok bool) {
 
 // writeError is the error of one document in a bulk write: its code only.
 func writeError(op string, code int) error {
-	return fmt.Errorf("%s: server error code %d", op, code)
+	return &tenants.StoreError{Op: op, Err: fmt.Errorf("server error code %d", code)}
 }

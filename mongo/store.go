@@ -22,6 +22,8 @@ import (
 type Config struct {
 	URI      string // mongodb://… or mongodb+srv://…
 	Database string
+	// Observer, when set, hears of every batch the writer commits (metrics).
+	Observer tenants.Observer
 }
 
 // selectionTimeout bounds how long an operation waits for a server that does not answer:
@@ -84,7 +86,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		_ = client.Disconnect(context.WithoutCancel(ctx))
 		return nil, err
 	}
-	s.Writer = newWriter(s)
+	s.Writer = newWriter(s, cfg.Observer)
 	return s, nil
 }
 

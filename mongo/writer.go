@@ -34,9 +34,9 @@ type ingestJob struct {
 	err    error
 }
 
-func newWriter(s *Store) *Writer {
+func newWriter(s *Store, obs tenants.Observer) *Writer {
 	w := &Writer{s: s}
-	w.batch = batch.New(maxBatch, w.write)
+	w.batch = batch.New(maxBatch, w.write, batch.Observer(obs))
 	return w
 }
 

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"database/sql"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -24,7 +23,7 @@ func translate(op string, err error) error {
 	case errors.As(err, &se) && (se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY):
 		return tenants.ErrConflict
 	default:
-		return fmt.Errorf("%s: %w", op, err)
+		return &tenants.StoreError{Op: op, Err: err}
 	}
 }
 

@@ -31,6 +31,8 @@ var migrations embed.FS
 // Config locates the database.
 type Config struct {
 	Dir string
+	// Observer, when set, hears of every batch the writer commits (metrics).
+	Observer tenants.Observer
 }
 
 // Store is an open database with its repositories.
@@ -106,7 +108,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Records = &Records{s: s}
 	s.Sessions = &Sessions{s: s}
 	s.Transfer = &Transfer{s: s}
-	if s.Writer, err = newWriter(ctx, s); err != nil {
+	if s.Writer, err = newWriter(ctx, s, cfg.Observer); err != nil {
 		_ = s.Close(ctx)
 		return nil, err
 	}

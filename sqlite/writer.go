@@ -44,13 +44,13 @@ type ingestJob struct {
 	err    error
 }
 
-func newWriter(ctx context.Context, s *Store) (*Writer, error) {
+func newWriter(ctx context.Context, s *Store, obs tenants.Observer) (*Writer, error) {
 	st, err := prepare(ctx, s.w)
 	if err != nil {
 		return nil, err
 	}
 	w := &Writer{s: s, st: st, stop: make(chan struct{})}
-	w.batch = batch.New(maxBatch, w.write)
+	w.batch = batch.New(maxBatch, w.write, batch.Observer(obs))
 	w.background.Add(1)
 	go w.scrubber()
 	return w, nil

@@ -4,7 +4,8 @@ package tenants
 
 import "errors"
 
-// The errors repositories translate driver errors into (STYLE.md convention 5).
+// The errors repositories translate driver errors into; any other failure leaves a store as
+// a *StoreError naming its operation.
 var (
 	// ErrNotFound means no document matched.
 	ErrNotFound = errors.New("not found")

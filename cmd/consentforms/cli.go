@@ -107,8 +107,8 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 		}
 	case "secrets rotate-session-key":
 		// Needs no store: the keys live outside the database.
-		if err := fs.Parse(args[2:]); err != nil || fs.NArg() > 0 {
-			return fmt.Errorf("%s takes no arguments", cmd)
+		if done, err := parseFlags(cmd, fs, args[2:], stdout); done {
+			return err
 		}
 		out, err := rotateSessionKey(cfg, time.Now())
 		if err != nil {
@@ -116,13 +116,10 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 		}
 		return json.NewEncoder(stdout).Encode(out)
 	default:
-		return fmt.Errorf("unknown command %q; commands: tenant create, tenant suspend, tenant activate, tenant set-sendgrid-key, key create, key revoke, form create, staff create, staff disable, staff enable, staff set-password, token create, token revoke, secrets rotate-session-key", cmd)
+		return unknownCommand(args)
 	}
-	if err := fs.Parse(args[2:]); err != nil {
-		return fmt.Errorf("%s: %w", cmd, err)
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%s: unexpected argument %q", cmd, fs.Arg(0))
+	if done, err := parseFlags(cmd, fs, args[2:], stdout); done {
+		return err
 	}
 	store, err := openStore(ctx, cfg)
 	if err != nil {

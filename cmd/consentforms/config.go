@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/netip"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/consentforms/consentforms/mongo"
@@ -30,7 +31,8 @@ type Config struct {
 	// (CONSENTFORMS_TRUSTED_PROXIES, comma-separated CIDRs or addresses; none by default).
 	TrustedProxies []netip.Prefix
 	// ConfigErr is a setting that could not be read; the server refuses to start with it.
-	ConfigErr error
+	ConfigErr   error
+	MetricsAddr string // separate /metrics listener; empty = the main listener, loopback only
 }
 
 func configFrom(getenv func(string) string) Config {
@@ -55,6 +57,7 @@ func configFrom(getenv func(string) string) Config {
 		AdminEmail:     getenv("CONSENTFORMS_ADMIN_EMAIL"),
 		AdminPassword:  getenv("CONSENTFORMS_ADMIN_PASSWORD"),
 		PprofAddr:      getenv("CONSENTFORMS_PPROF_ADDR"),
+		MetricsAddr:    getenv("CONSENTFORMS_METRICS_ADDR"),
 	}
 }
 
@@ -82,18 +85,23 @@ func parseProxies(v string) ([]netip.Prefix, error) {
 // openStore opens the configured database: MongoDB when MONGODB_URI is set, else the
 // embedded SQLite store in the data dir.
 func openStore(ctx context.Context, cfg Config) (tenants.Stores, error) {
+	return openObserved(ctx, cfg, nil)
+}
+
+// openObserved is openStore with the writer's batches reported to obs (the server's metrics).
+func openObserved(ctx context.Context, cfg Config, obs tenants.Observer) (tenants.Stores, error) {
 	if cfg.MongoURI != "" {
-		return openMongo(ctx, cfg)
+		return openMongo(ctx, cfg, obs)
 	}
-	s, err := sqlite.Open(ctx, sqlite.Config{Dir: cfg.DataDir})
+	s, err := sqlite.Open(ctx, sqlite.Config{Dir: cfg.DataDir, Observer: obs})
 	if err != nil {
 		return tenants.Stores{}, err
 	}
 	return s.Stores(), nil
 }
 
-func openMongo(ctx context.Context, cfg Config) (tenants.Stores, error) {
-	s, err := mongo.Open(ctx, mongo.Config{URI: cfg.MongoURI, Database: cfg.Database})
+func openMongo(ctx context.Context, cfg Config, obs tenants.Observer) (tenants.Stores, error) {
+	s, err := mongo.Open(ctx, mongo.Config{URI: cfg.MongoURI, Database: cfg.Database, Observer: obs})
 	if err != nil {
 		return tenants.Stores{}, err
 	}
@@ -104,22 +112,47 @@ func newLogger(w io.Writer) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo}))
 }
 
-// run dispatches the command line: no arguments or "serve" runs the server.
+// run dispatches the command line: no arguments or "serve" runs the server. The commands
+// and their help are listed in usage.go.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	cfg := configFrom(getenv)
-	if len(args) == 0 || args[0] == "serve" {
+	if len(args) == 0 {
 		return serve(ctx, cfg, stdout, stderr)
 	}
 	switch args[0] {
+	case "serve":
+		if done, err := parseFlags("serve", quietFlags("serve"), args[1:], stdout); done {
+			return err
+		}
+		return serve(ctx, cfg, stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		if len(args) == 1 {
+			_, err := io.WriteString(stdout, usage())
+			return err
+		}
+		return run(ctx, append(slices.Clone(args[1:]), "--help"), getenv, stdout, stderr)
+	case "version":
+		return printVersion(args[1:], stdout)
+	case "backup":
+		return backup(ctx, cfg, args[1:], stdout)
+	case "restore":
+		return restore(ctx, cfg, args[1:], stdout)
 	case "export":
 		return export(ctx, cfg, args[1:], stdout, stderr)
 	case "import":
 		return importData(ctx, cfg, args[1:], stdout, stderr)
 	case "rehash":
+		if done, err := parseFlags("rehash", quietFlags("rehash"), args[1:], stdout); done {
+			return err
+		}
 		return rehash(ctx, cfg, stdout)
 	}
 	if len(args) < 2 {
-		return fmt.Errorf("usage: consentforms [serve] | export [--out FILE] | import [--in FILE] [--merge] | tenant|key|form|staff|token create [flags] | key revoke | tenant set-sendgrid-key [flags]")
+		return unknownCommand(args)
+	}
+	if isHelp(args[1]) && isGroup(args[0]) {
+		_, err := io.WriteString(stdout, usage())
+		return err
 	}
 	return cli(ctx, cfg, args, stdout)
 }

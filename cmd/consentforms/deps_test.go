@@ -21,7 +21,7 @@ func TestShippedBinaryLinksNoTestStore(t *testing.T) {
 }
 
 // TestDependenciesPointInward: the domain imports nothing internal but itself; api and admin
-// reach storage only through the domain's interfaces; only cmd sees everything (STYLE.md).
+// reach storage only through the domain's interfaces; only cmd sees everything (README.md, Architecture).
 func TestDependenciesPointInward(t *testing.T) {
 	const mod = "github.com/consentforms/consentforms/"
 	forbidden := map[string][]string{

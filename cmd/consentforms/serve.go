@@ -44,7 +44,8 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	if cfg.ConfigErr != nil {
 		return cfg.ConfigErr
 	}
-	store, err := openStore(ctx, cfg)
+	m := newMetrics()
+	store, err := openObserved(ctx, cfg, m)
 	if err != nil {
 		return err
 	}
@@ -60,9 +61,18 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	if err := firstAdmin(ctx, store, cfg, stdout); err != nil {
 		return err
 	}
-	app, svc, err := build(store, keys, newKeyring(cfg, keys), cfg.TrustedProxies, log)
+	app, svc, err := build(store, keys, newKeyring(cfg, keys), cfg.TrustedProxies, log, m)
 	if err != nil {
 		return err
+	}
+	if cfg.MetricsAddr == "" {
+		mountMetrics(app, m)
+	} else {
+		stopMetrics, err := startMetrics(cfg.MetricsAddr, m, log)
+		if err != nil {
+			return fmt.Errorf("metrics: %w", err)
+		}
+		defer stopMetrics()
 	}
 
 	if cfg.PprofAddr != "" {
@@ -105,16 +115,17 @@ func storeName(cfg Config) string {
 }
 
 // build wires the store, the domain operations, the API and the admin UI.
-func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Prefix, log *slog.Logger) (*fiber.App, *ops.Service, error) {
+func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Prefix, log *slog.Logger, m *metrics) (*fiber.App, *ops.Service, error) {
 	enf, err := policies.New()
 	if err != nil {
 		return nil, nil, err
 	}
 	svc := &ops.Service{Records: store.Records, Forms: store.Forms, Writer: store.Writer,
-		Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now}
+		Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now, Observer: m}
 	apiKeys, tens, forms := cache.NewKeys(store.APIKeys), cache.NewTenants(store.Tenants), cache.NewForms(store.Forms)
 	app := api.New(api.Deps{Keys: apiKeys, Tenants: tens, Forms: forms, Records: store.Records, Tokens: store.Tokens,
-		Ops: svc, Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now, TrustedProxies: prefixStrings(proxies)})
+		Ops: svc, Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now, TrustedProxies: prefixStrings(proxies),
+		ObserveRequest: m.Request})
 	admin.Mount(app, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
 		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions}, Ops: svc,
 		Enforcer: enf, Logger: log, SessionKeys: ring.SessionKeys, TrustedProxies: proxies, PurgeKey: apiKeys.Purge, PurgeForm: forms.Purge, PurgeTenant: tens.Purge, Now: time.Now})
@@ -128,6 +139,7 @@ func expiryLoop(ctx context.Context, svc *ops.Service, log *slog.Logger) {
 		n, err := svc.ExpireDue(ctx)
 		switch {
 		case err != nil && ctx.Err() == nil:
+			svc.ObserveError(err)
 			log.Warn("expiry job", "err", err)
 		case n > 0:
 			log.Info("consents expired", "count", n)

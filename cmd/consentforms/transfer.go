@@ -26,8 +26,8 @@ func export(ctx context.Context, cfg Config, args []string, stdout, stderr io.Wr
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	out := fs.String("out", "", "file to write (default: standard output)")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("export: %w", err)
+	if done, err := parseFlags("export", fs, args, stdout); done {
+		return err
 	}
 	w := stdout
 	if *out != "" {
@@ -69,8 +69,8 @@ func importData(ctx context.Context, cfg Config, args []string, stdout, stderr i
 	fs.SetOutput(io.Discard)
 	in := fs.String("in", "", "file to read (default: standard input)")
 	merge := fs.Bool("merge", false, "import into a store that holds data already")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("import: %w", err)
+	if done, err := parseFlags("import", fs, args, stdout); done {
+		return err
 	}
 	var r io.Reader = os.Stdin
 	if *in != "" {

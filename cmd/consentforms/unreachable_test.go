@@ -2,6 +2,7 @@ package main
 
 import (
 	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,6 +47,9 @@ func TestMongoUnreachable(t *testing.T) {
 	}
 	if ready := call(t, s, "GET", "/readyz", "", nil); ready.Status != 503 {
 		t.Errorf("/readyz during the outage: %d", ready.Status)
+	}
+	if m := call(t, s, "GET", "/metrics", "", nil); !strings.Contains(string(m.Body), `consentforms_store_errors_total{op="insert records"}`) {
+		t.Errorf("the failed write is not counted by operation:\n%s", grepLines(string(m.Body), "store_errors"))
 	}
 	db, err = ferrettest.Start(files, addr)
 	if err != nil {

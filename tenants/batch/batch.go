@@ -8,6 +8,9 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
 )
 
 // ErrClosed is returned for a job handed to a Batcher that has stopped.
@@ -17,6 +20,7 @@ var ErrClosed = errors.New("writer closed")
 type Batcher[J any] struct {
 	max     int
 	write   func(jobs []J)
+	observe func(size int, took time.Duration)
 	work    chan item[J]
 	stop    chan struct{}
 	stopped chan struct{}
@@ -29,9 +33,13 @@ type item[J any] struct {
 }
 
 // New starts a Batcher that writes at most max jobs at a time with write; write reports each
-// job's outcome through the job itself (a pointer), before it returns.
-func New[J any](max int, write func(jobs []J)) *Batcher[J] {
+// job's outcome through the job itself (a pointer), before it returns. observe, when given,
+// is told each batch's size and how long write took (the writer's metrics).
+func New[J any](max int, write func(jobs []J), observe ...func(size int, took time.Duration)) *Batcher[J] {
 	b := &Batcher[J]{max: max, write: write, work: make(chan item[J], 4*max), stop: make(chan struct{}), stopped: make(chan struct{})}
+	if len(observe) > 0 && observe[0] != nil {
+		b.observe = observe[0]
+	}
 	go b.loop()
 	return b
 }
@@ -104,8 +112,20 @@ func (b *Batcher[J]) run(batch []item[J]) {
 	for i, it := range batch {
 		jobs[i] = it.job
 	}
+	start := time.Now()
 	b.write(jobs)
+	if b.observe != nil {
+		b.observe(len(jobs), time.Since(start))
+	}
 	for _, it := range batch {
 		close(it.done)
 	}
+}
+
+// Observer adapts the domain's observer to New's hook; nil observes nothing.
+func Observer(o tenants.Observer) func(size int, took time.Duration) {
+	if o == nil {
+		return nil
+	}
+	return o.Batch
 }

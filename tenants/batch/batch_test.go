@@ -80,3 +80,28 @@ func TestGivingUp(t *testing.T) {
 		t.Errorf("written %d jobs", n)
 	}
 }
+
+// TestObserve: the observer hears of every batch with its size, and the sizes add up to the
+// jobs written.
+func TestObserve(t *testing.T) {
+	var mu sync.Mutex
+	total, batches := 0, 0
+	b := New(4, func(jobs []*job) {}, func(size int, took time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		total += size
+		batches++
+		if took < 0 {
+			t.Errorf("took %v", took)
+		}
+	})
+	for i := range 5 {
+		if err := b.Do(context.Background(), &job{n: i}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.Close()
+	if total != 5 || batches != 5 {
+		t.Errorf("observed %d jobs in %d batches, want 5 in 5 (one at a time)", total, batches)
+	}
+}

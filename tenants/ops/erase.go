@@ -44,6 +44,8 @@ func (s *Service) Erase(ctx context.Context, tenantID, actor, requestID string, 
 	if err != nil {
 		return Counts{}, wrap("erase", err)
 	}
+	s.Observe().Count(tenants.EventErasure, 1)
+	s.Observe().Count(tenants.EventErasedRecord, len(erased))
 	return CountKinds(erased), nil
 }
 

@@ -24,5 +24,6 @@ func (s *Service) ExpireDue(ctx context.Context) (int, error) {
 			}
 			return out
 		}})
+	s.Observe().Count(tenants.EventConsentExpired, n)
 	return n, wrap("expire", err)
 }

@@ -22,6 +22,8 @@ type Service struct {
 	Writer  tenants.Writer
 	Hasher  tenants.Hasher
 	Now     func() time.Time
+	// Observer counts erasures, unsubscribes and expiries (nil: nothing is counted).
+	Observer tenants.Observer
 }
 
 // Identity names a person: a normalised e-mail and/or E.164 phone ("" when not given).

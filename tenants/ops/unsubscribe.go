@@ -31,5 +31,6 @@ func (s *Service) Unsubscribe(ctx context.Context, tenantID, actor, via, request
 	if err != nil {
 		return 0, wrap("unsubscribe", err)
 	}
+	s.Observe().Count(tenants.EventUnsubscribe, 1)
 	return len(changed), nil
 }

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// command is one row of the usage table: the one place a command is described. A command
+// added to the dispatch (run, cli) adds its row here; its flags' help comes from its own
+// flag set.
+type command struct {
+	name    string // as typed: "tenant create"
+	args    string // the flags in short
+	summary string // what it does and prints
+}
+
+// commands is the usage table, in the order help lists it.
+func commands() []command {
+	return []command{
+		{"serve", "", "run the server (the default without a command)"},
+		{"tenant create", "--name NAME [--rate-limit N]", `create a tenant; prints {"id","name","rateLimit"}`},
+		{"tenant suspend", "--tenant ID", `suspend a tenant (its keys answer 401); prints {"id","status"}`},
+		{"tenant activate", "--tenant ID", `activate a suspended tenant; prints {"id","status"}`},
+		{"tenant set-sendgrid-key", "--tenant ID --public-key KEY", "store SendGrid's webhook verification key"},
+		{"key create", "--tenant ID --scopes s1,s2|all [--name N] [--expires RFC3339]", `issue an API key, shown once; prints {"id","key","scopes"}`},
+		{"key revoke", "--tenant ID --id KEYID", `revoke an API key; prints {"id","revoked":true}`},
+		{"form create", "--tenant ID --form-id FID [--name N] [--closed]", `create a form; prints {"formId"}`},
+		{"staff create", "--email E --password P --role ROLE [--tenant ID]", `create an admin UI user; prints {"id"}`},
+		{"staff disable", "--email E", `disable an admin UI user and end their sessions; prints {"id","disabled":true}`},
+		{"staff enable", "--email E", `re-enable a disabled admin UI user; prints {"id","disabled":false}`},
+		{"staff set-password", "--email E --password P", `set a password to be changed at the next sign-in, ending the user's sessions; prints {"id","mustChangePassword":true}`},
+		{"token create", "--tenant ID --provider mailchimp", `issue a webhook URL token, shown once; prints {"id","token"}`},
+		{"token revoke", "--tenant ID --id TOKENID", `revoke a webhook token; prints {"id","revoked":true}`},
+		{"secrets rotate-session-key", "", `new session-signing key, old one accepted one session lifetime; prints {"sessionKeyId","retired","acceptedUntil"}`},
+		{"rehash", "", `new keys and every record's match keys re-derived after a lost secrets file (servers stopped); prints {"records","rehashed"}`},
+		{"export", "[--out FILE]", "write every document as NDJSON (stdout by default)"},
+		{"import", "[--in FILE] [--merge]", `load an export into the configured store; prints {"read","added"}`},
+		{"backup", "--out FILE", `copy the embedded store while the server runs; prints {"out","bytes"}`},
+		{"restore", "--in FILE", `put a backup into an empty data dir; prints {"restored","dataDir"}`},
+		{"version", "", `prints {"version","commit","go"}`},
+		{"help", "[COMMAND]", "this help, or a command's"},
+	}
+}
+
+// usage is the whole help text.
+func usage() string {
+	var b strings.Builder
+	b.WriteString("Usage: consentforms [COMMAND] [FLAGS]\n\nCommands:\n")
+	for _, c := range commands() {
+		fmt.Fprintf(&b, "  %-24s %s\n", c.name, c.summary)
+	}
+	b.WriteString("\nRun 'consentforms COMMAND --help' for a command's flags. Configuration comes from the\n" +
+		"environment (README.md#configuration, docs/OPERATIONS.md). Every command prints one JSON\n" +
+		"object on stdout and exits 0; errors go to stderr with exit 1, usage errors with exit 2.\n")
+	return b.String()
+}
+
+// commandUsage is one command's help: its line in the table and its flags (fs may be nil).
+func commandUsage(name string, fs *flag.FlagSet) string {
+	var b strings.Builder
+	c := command{name: name}
+	for _, row := range commands() {
+		if row.name == name {
+			c = row
+		}
+	}
+	fmt.Fprintf(&b, "Usage: consentforms %s %s\n", c.name, c.args)
+	if c.summary != "" {
+		fmt.Fprintf(&b, "\n%s\n", c.summary)
+	}
+	if fs != nil {
+		var flags strings.Builder
+		fs.SetOutput(&flags)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+		if flags.Len() > 0 {
+			b.WriteString("\nFlags:\n" + flags.String())
+		}
+	}
+	return b.String()
+}
+
+// usageError is a command line the program cannot read: main prints it with the usage on
+// stderr and exits 2.
+type usageError struct {
+	err   error
+	usage string
+}
+
+func (e *usageError) Error() string { return e.err.Error() }
+
+// exitCode reports err on w and returns the process's exit status: 2 with the usage for a
+// command line it cannot read, 1 for any other error.
+func exitCode(err error, w io.Writer) int {
+	fmt.Fprintln(w, "consentforms:", err)
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprint(w, "\n"+ue.usage)
+		return 2
+	}
+	return 1
+}
+
+// flagError turns a flag set's parse error into the answer: -h/--help prints the command's
+// usage on stdout and succeeds; anything else is a usage error.
+func flagError(name string, fs *flag.FlagSet, err error, stdout io.Writer) error {
+	if errors.Is(err, flag.ErrHelp) {
+		_, werr := io.WriteString(stdout, commandUsage(name, fs))
+		return werr
+	}
+	return &usageError{err: fmt.Errorf("%s: %w", name, err), usage: commandUsage(name, fs)}
+}
+
+// parseFlags parses args into fs, allowing no positional argument. done is true when the
+// command should stop with err (nil after printing its help).
+func parseFlags(name string, fs *flag.FlagSet, args []string, stdout io.Writer) (done bool, err error) {
+	if err := fs.Parse(args); err != nil {
+		return true, flagError(name, fs, err, stdout)
+	}
+	if fs.NArg() > 0 {
+		return true, &usageError{err: fmt.Errorf("%s: unexpected argument %q", name, fs.Arg(0)), usage: commandUsage(name, fs)}
+	}
+	return false, nil
+}
+
+// unknownCommand is the usage error of a command line naming no command.
+func unknownCommand(args []string) error {
+	if len(args) > 1 && isHelp(args[1]) {
+		args = args[:1]
+	}
+	return &usageError{err: fmt.Errorf("unknown command %q", strings.Join(args, " ")), usage: usage()}
+}
+
+// isHelp reports whether arg asks for help.
+func isHelp(arg string) bool {
+	return arg == "-h" || arg == "-help" || arg == "--help" || arg == "help"
+}
+
+// isGroup reports whether word starts a command of the table ("tenant", "key", ...).
+func isGroup(word string) bool {
+	for _, c := range commands() {
+		if strings.HasPrefix(c.name, word+" ") {
+			return true
+		}
+	}
+	return false
+}
