@@ -71,6 +71,7 @@ func schema() map[string][]index {
 			// hold null here.
 			{name: "next_deadline", keys: bson.D{asc("nextDeadline")}},
 		}
+		s[name] = append(s[name], rightsIndexes()...)
 	}
 	return s
 }
@@ -93,18 +94,26 @@ func ensureSchema(ctx context.Context, db *mongo.Database) error {
 				return translate("create collection "+col, err)
 			}
 		}
-		if err := ensureIndexes(ctx, db.Collection(col), indexes); err != nil {
+		created, err := ensureIndexes(ctx, db.Collection(col), indexes)
+		if err != nil {
 			return err
+		}
+		if created[lapsedIndex] {
+			if err := backfillLapsed(ctx, db.Collection(col)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
-func ensureIndexes(ctx context.Context, c *mongo.Collection, want []index) error {
+// ensureIndexes creates the missing indexes of want and returns the names it created.
+func ensureIndexes(ctx context.Context, c *mongo.Collection, want []index) (map[string]bool, error) {
 	specs, err := c.Indexes().ListSpecifications(ctx)
 	if err != nil {
-		return translate("list indexes of "+c.Name(), err)
+		return nil, translate("list indexes of "+c.Name(), err)
 	}
+	created := map[string]bool{}
 	have := map[string]bool{}
 	for _, s := range specs {
 		have[s.Name] = true
@@ -118,10 +127,11 @@ func ensureIndexes(ctx context.Context, c *mongo.Collection, want []index) error
 			opts.SetUnique(true)
 		}
 		if _, err := c.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: ix.keys, Options: opts}); err != nil {
-			return translate("create index "+c.Name()+"."+ix.name, err)
+			return nil, translate("create index "+c.Name()+"."+ix.name, err)
 		}
+		created[ix.name] = true
 	}
-	return nil
+	return created, nil
 }
 
 // isNamespaceExists reports a collection created meanwhile by another process.

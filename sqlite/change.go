@@ -48,7 +48,7 @@ func (w *Writer) applyChange(ctx context.Context, conn *sql.Conn, ch tenants.Cha
 	}
 	defer func() { _ = tx.Rollback() }()
 	st := w.st.in(ctx, tx)
-	rows, err := findRows(ctx, tx, ch.TenantID, ch.MatchKeys, ch.Kinds)
+	rows, err := changeRows(ctx, tx, ch)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -84,8 +84,8 @@ func rewrite(ctx context.Context, tx *sql.Tx, st statements, row recordRow, rec 
 		return err
 	}
 	_, err = tx.ExecContext(ctx, `UPDATE records SET pp_status = ?, pp_deadline = ?, ge_status = ?, ge_deadline = ?,
-		gp_status = ?, gp_deadline = ?, next_deadline = ?, anonymised_at = ?, body = ? WHERE rid = ?`,
-		d.ppStatus, d.ppDeadline, d.geStatus, d.geDeadline, d.gpStatus, d.gpDeadline, d.nextDeadline, d.anonymisedAt, d.body, row.rid)
+		gp_status = ?, gp_deadline = ?, next_deadline = ?, anonymised_at = ?, body = ?, lapsed_at = ? WHERE rid = ?`,
+		d.ppStatus, d.ppDeadline, d.geStatus, d.geDeadline, d.gpStatus, d.gpDeadline, d.nextDeadline, d.anonymisedAt, d.body, d.lapsedAt, row.rid)
 	if err != nil {
 		return translate("rewrite record", err)
 	}

@@ -199,6 +199,7 @@ const (
 	ScopeSubmissionsRead  = "submissions:read"
 	ScopeGDPRAnonymise    = "gdpr:anonymise"
 	ScopeUnsubscribeWrite = "unsubscribe:write"
+	ScopeGDPRExport       = "gdpr:export"
 	ScopeAll              = "all"
 )
 

@@ -28,6 +28,7 @@ func Run(t *testing.T, open Open) {
 		{"changes", changeTests},
 		{"audit", auditTests},
 		{"transfer", transferTests},
+		{"rights", rightsTests},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
