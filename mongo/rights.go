@@ -29,8 +29,8 @@ func rightsIndexes() []index {
 	for _, ch := range []struct{ name, consent string }{{"email", tenants.ConsentGeneralContactEmail}, {"phone", tenants.ConsentGeneralContactPhone}} {
 		st, dl := "consents."+ch.consent+".status", "consents."+ch.consent+".deadline"
 		out = append(out,
-			index{name: "tenant_" + ch.name + "_expiring", keys: bson.D{asc("tenantId"), asc(st), asc(dl), asc("_id")}},
-			index{name: "tenant_form_" + ch.name + "_expiring", keys: bson.D{asc("tenantId"), asc("formId"), asc(st), asc(dl), asc("_id")}})
+			index{name: "tenant_" + ch.name + "_expiring", keys: bson.D{asc("tenantId"), asc(st), asc("anonymisedAt"), asc(dl), asc("_id")}},
+			index{name: "tenant_form_" + ch.name + "_expiring", keys: bson.D{asc("tenantId"), asc("formId"), asc(st), asc("anonymisedAt"), asc(dl), asc("_id")}})
 	}
 	return append(out,
 		index{name: "tenant_form_retain_created", keys: bson.D{asc("tenantId"), asc("formId"), asc("anonymisedAt"), asc("createdAt")}},
@@ -64,7 +64,7 @@ func (r *Records) Expiring(ctx context.Context, tenantID string, q tenants.Expir
 	if q.FormID != "" {
 		filter = append(filter, bson.E{Key: "formId", Value: q.FormID})
 	}
-	filter = append(filter, bson.E{Key: st, Value: tenants.StatusGranted})
+	filter = append(filter, bson.E{Key: st, Value: tenants.StatusGranted}, bson.E{Key: "anonymisedAt", Value: nil})
 	conds := bson.A{bson.D{{Key: dl, Value: bson.D{{Key: "$gt", Value: q.After}, {Key: "$lte", Value: q.Until}}}}}
 	if q.Cursor != nil {
 		conds = append(conds, bson.D{{Key: "$or", Value: bson.A{

@@ -24,7 +24,7 @@ func (r *Records) Expiring(ctx context.Context, tenantID string, q tenants.Expir
 		return nil, fmt.Errorf("expiring consents: unknown consent %q", q.Consent)
 	}
 	st, dl := cols[0], cols[1]
-	where := []string{"tenant_id = :tenant", st + " = 'granted'", dl + " IS NOT NULL", dl + " > :after", dl + " <= :until"}
+	where := []string{"tenant_id = :tenant", st + " = 'granted'", dl + " IS NOT NULL", "anonymised_at IS NULL", dl + " > :after", dl + " <= :until"}
 	args := []any{sql.Named("tenant", tenantID), sql.Named("after", ms(q.After)), sql.Named("until", ms(q.Until)),
 		sql.Named("limit", limitOrAll(int64(q.Limit)))}
 	if q.FormID != "" {

@@ -78,8 +78,8 @@ func (c Consents) LapsedAt(created time.Time) *time.Time {
 
 // ExpiringQuery selects one page of the re-permission list: the tenant's records whose
 // general-contact consent Consent (ConsentGeneralContactEmail or ConsentGeneralContactPhone)
-// is stored as granted with a deadline after After and at or before Until, ordered by
-// deadline, then record id; after Cursor when it is set.
+// is stored as granted with a deadline after After and at or before Until, of records not
+// anonymised, ordered by deadline, then record id; after Cursor when it is set.
 type ExpiringQuery struct {
 	Consent string
 	FormID  string // "" = every form

@@ -24,6 +24,8 @@ type Config struct {
 	AdminEmail    string
 	AdminPassword string
 	PprofAddr     string // Go profiler listener; empty = off
+	// RetentionEvery is how often the retention job runs, a Go duration ("10m"); "0" = never.
+	RetentionEvery string
 }
 
 func configFrom(getenv func(string) string) Config {
@@ -35,16 +37,17 @@ func configFrom(getenv func(string) string) Config {
 	}
 	dir := or("CONSENTFORMS_DATA_DIR", "./data")
 	return Config{
-		Addr:          or("CONSENTFORMS_ADDR", ":8080"),
-		MongoURI:      getenv("MONGODB_URI"),
-		Database:      or("MONGODB_DATABASE", "consentforms"),
-		DataDir:       dir,
-		SecretsFile:   or("CONSENTFORMS_SECRETS_FILE", filepath.Join(dir, "secrets.json")),
-		HMACKey:       getenv("CONSENTFORMS_HMAC_KEY"),
-		SessionKey:    getenv("CONSENTFORMS_SESSION_KEY"),
-		AdminEmail:    getenv("CONSENTFORMS_ADMIN_EMAIL"),
-		AdminPassword: getenv("CONSENTFORMS_ADMIN_PASSWORD"),
-		PprofAddr:     getenv("CONSENTFORMS_PPROF_ADDR"),
+		Addr:           or("CONSENTFORMS_ADDR", ":8080"),
+		MongoURI:       getenv("MONGODB_URI"),
+		Database:       or("MONGODB_DATABASE", "consentforms"),
+		DataDir:        dir,
+		SecretsFile:    or("CONSENTFORMS_SECRETS_FILE", filepath.Join(dir, "secrets.json")),
+		HMACKey:        getenv("CONSENTFORMS_HMAC_KEY"),
+		SessionKey:     getenv("CONSENTFORMS_SESSION_KEY"),
+		AdminEmail:     getenv("CONSENTFORMS_ADMIN_EMAIL"),
+		AdminPassword:  getenv("CONSENTFORMS_ADMIN_PASSWORD"),
+		PprofAddr:      getenv("CONSENTFORMS_PPROF_ADDR"),
+		RetentionEvery: getenv("CONSENTFORMS_RETENTION_EVERY"),
 	}
 }
 

@@ -25,16 +25,17 @@ UPDATE records SET lapsed_at = CASE
             ELSE 0 END), 0), created_at)
 END;
 
--- The re-permission list: per channel, the granted consents with a deadline in deadline order
+-- The re-permission list: per channel, the granted consents with a deadline of records not
+-- anonymised (nobody left to ask) in deadline order
 -- (the tie-breaker kind, public_id is the order of record ids), for the tenant and per form.
 CREATE INDEX IF NOT EXISTS records_expiring_email ON records (tenant_id, ge_deadline, kind, public_id)
-    WHERE ge_status = 'granted' AND ge_deadline IS NOT NULL;
+    WHERE ge_status = 'granted' AND ge_deadline IS NOT NULL AND anonymised_at IS NULL;
 CREATE INDEX IF NOT EXISTS records_expiring_email_form ON records (tenant_id, form_id, ge_deadline, kind, public_id)
-    WHERE ge_status = 'granted' AND ge_deadline IS NOT NULL;
+    WHERE ge_status = 'granted' AND ge_deadline IS NOT NULL AND anonymised_at IS NULL;
 CREATE INDEX IF NOT EXISTS records_expiring_phone ON records (tenant_id, gp_deadline, kind, public_id)
-    WHERE gp_status = 'granted' AND gp_deadline IS NOT NULL;
+    WHERE gp_status = 'granted' AND gp_deadline IS NOT NULL AND anonymised_at IS NULL;
 CREATE INDEX IF NOT EXISTS records_expiring_phone_form ON records (tenant_id, form_id, gp_deadline, kind, public_id)
-    WHERE gp_status = 'granted' AND gp_deadline IS NOT NULL;
+    WHERE gp_status = 'granted' AND gp_deadline IS NOT NULL AND anonymised_at IS NULL;
 
 -- Retention: the records not yet anonymised, per form, by either basis.
 CREATE INDEX IF NOT EXISTS records_retain_created ON records (tenant_id, form_id, created_at)

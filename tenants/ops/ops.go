@@ -22,6 +22,11 @@ type Service struct {
 	Writer  tenants.Writer
 	Hasher  tenants.Hasher
 	Now     func() time.Time
+	// Rights, Audit and Catalogue serve the access export, the re-permission list and
+	// retention (rights.go, retention.go).
+	Rights    tenants.RightsRepo
+	Audit     tenants.AuditLog
+	Catalogue Catalogue
 }
 
 // Identity names a person: a normalised e-mail and/or E.164 phone ("" when not given).

@@ -68,6 +68,9 @@ func testExpiring(t *testing.T, open Open) {
 		withEmailDeadline("a", tenants.KindFormSubmission, "later", "petition", tenants.StatusGranted, 5000),
 		withEmailDeadline("a", tenants.KindFormSubmission, "survey", "survey", tenants.StatusGranted, 110),
 		withEmailDeadline("b", tenants.KindFormSubmission, "other", "petition", tenants.StatusGranted, 110))
+	gone := withEmailDeadline("a", tenants.KindFormSubmission, "anonymised", "petition", tenants.StatusGranted, 120)
+	gone.AnonymisedAt = ptr(t0)
+	recs = append(recs, gone)
 	nodl := record("a", tenants.KindFormSubmission, "nodeadline", 0)
 	nodl.Consents.GeneralContactEmail = granted(nil)
 	recs = append(recs, nodl)
