@@ -16,8 +16,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
 
-// lapsedIndex is the retention index of consents-lapsed; the start that creates it also
-// computes lapsedAt for the records stored before it existed (backfillLapsed).
+// lapsedIndex is the retention index of consents-lapsed; before it is created, lapsedAt is
+// computed for the records stored without it (backfillLapsed).
 const lapsedIndex = "tenant_form_retain_lapsed"
 
 // rightsIndexes are the indexes of every record collection that the re-permission list and
@@ -37,9 +37,20 @@ func rightsIndexes() []index {
 		index{name: lapsedIndex, keys: bson.D{asc("tenantId"), asc("formId"), asc("anonymisedAt"), asc("lapsedAt")}})
 }
 
-// backfillLapsed computes lapsedAt for c's records stored before it existed. It runs once,
-// when the index that reads it is created; the field is derived, so the revision stays.
-func backfillLapsed(ctx context.Context, c *mongo.Collection) error {
+// backfillLapsed computes lapsedAt for c's records stored before it existed, when want holds
+// lapsedIndex and c lacks it: a start that stops half-way has not created the index yet, so
+// the next start completes the backfill. The field is derived, so the revision stays.
+func backfillLapsed(ctx context.Context, c *mongo.Collection, want []index) error {
+	if !slices.ContainsFunc(want, func(ix index) bool { return ix.name == lapsedIndex }) {
+		return nil
+	}
+	specs, err := c.Indexes().ListSpecifications(ctx)
+	if err != nil {
+		return translate("list indexes of "+c.Name(), err)
+	}
+	if slices.ContainsFunc(specs, func(s mongo.IndexSpecification) bool { return s.Name == lapsedIndex }) {
+		return nil
+	}
 	return eachDoc(ctx, c, "backfill lapsedAt", bson.D{{Key: "lapsedAt", Value: bson.D{{Key: "$exists", Value: false}}}}, options.Find(),
 		func(d recordDoc) error {
 			_, err := c.UpdateOne(ctx, byID(d.ID), bson.D{{Key: "$set", Value: bson.D{{Key: "lapsedAt", Value: d.Consents.LapsedAt(d.CreatedAt)}}}})

@@ -94,26 +94,21 @@ func ensureSchema(ctx context.Context, db *mongo.Database) error {
 				return translate("create collection "+col, err)
 			}
 		}
-		created, err := ensureIndexes(ctx, db.Collection(col), indexes)
-		if err != nil {
+		if err := backfillLapsed(ctx, db.Collection(col), indexes); err != nil {
 			return err
 		}
-		if created[lapsedIndex] {
-			if err := backfillLapsed(ctx, db.Collection(col)); err != nil {
-				return err
-			}
+		if err := ensureIndexes(ctx, db.Collection(col), indexes); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// ensureIndexes creates the missing indexes of want and returns the names it created.
-func ensureIndexes(ctx context.Context, c *mongo.Collection, want []index) (map[string]bool, error) {
+func ensureIndexes(ctx context.Context, c *mongo.Collection, want []index) error {
 	specs, err := c.Indexes().ListSpecifications(ctx)
 	if err != nil {
-		return nil, translate("list indexes of "+c.Name(), err)
+		return translate("list indexes of "+c.Name(), err)
 	}
-	created := map[string]bool{}
 	have := map[string]bool{}
 	for _, s := range specs {
 		have[s.Name] = true
@@ -127,11 +122,10 @@ func ensureIndexes(ctx context.Context, c *mongo.Collection, want []index) (map[
 			opts.SetUnique(true)
 		}
 		if _, err := c.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: ix.keys, Options: opts}); err != nil {
-			return nil, translate("create index "+c.Name()+"."+ix.name, err)
+			return translate("create index "+c.Name()+"."+ix.name, err)
 		}
-		created[ix.name] = true
 	}
-	return created, nil
+	return nil
 }
 
 // isNamespaceExists reports a collection created meanwhile by another process.

@@ -37,6 +37,9 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 		tenant := fs.String("tenant", "", "tenant id")
 		ret := retentionFlags(fs)
 		run = func(ctx context.Context, s tenants.Stores) (any, error) {
+			if !flagSet(fs, "retention") {
+				return nil, errors.New("--retention is required (\"\" clears the default retention)")
+			}
 			return updateTenantRetention(ctx, s, *tenant, ret)
 		}
 	case "retention run":

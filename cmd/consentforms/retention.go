@@ -80,6 +80,13 @@ func retentionFlags(fs *flag.FlagSet) retentionOptions {
 	}
 }
 
+// flagSet reports whether the command line set the flag, also to "".
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 // check validates the flags and normalises what the retention counts from.
 func (o retentionOptions) check() error {
 	_, from, err := consent.ParseRetention(*o.retention, *o.from)

@@ -354,3 +354,35 @@ func TestRetentionRun(t *testing.T) {
 		}
 	}
 }
+
+// TestRetentionCLI: the retention flags are checked before anything is written, and tenant
+// update needs --retention explicitly ("" clears).
+func TestRetentionCLI(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "CONSENTFORMS_RETENTION_EVERY=0")
+	tn := openTenant(s)
+	for _, args := range [][]string{
+		{"form", "create", "--tenant", tn, "--form-id", "bad", "--retention", "soon"},
+		{"form", "create", "--tenant", tn, "--form-id", "bad", "--retention", "2y", "--retention-from", "birth"},
+		{"form", "create", "--tenant", tn, "--form-id", "bad", "--retention", "0s"},
+		{"tenant", "update", "--tenant", tn},
+		{"tenant", "update", "--tenant", "t_nobody", "--retention", "2y"},
+	} {
+		if out, err := s.cliErr(args...); err == nil {
+			t.Errorf("%v: %v, want an error", args, out)
+		}
+	}
+	if _, err := s.cliErr("form", "create", "--tenant", tn, "--form-id", "bad", "--name", "B"); err != nil {
+		t.Errorf("the refused form was stored: %v", err)
+	}
+	out := s.cli("tenant", "update", "--tenant", tn, "--retention", "P2Y", "--retention-from", "consents-lapsed")
+	if out["retention"] != "P2Y" || out["retentionFrom"] != "consents-lapsed" {
+		t.Errorf("tenant update printed %v", out)
+	}
+	if out := s.cli("tenant", "update", "--tenant", tn, "--retention", ""); out["retention"] != nil {
+		t.Errorf("clearing printed %v", out)
+	}
+	if out := s.cli("tenant", "create", "--name", "With retention", "--retention", "90d"); out["retention"] != "90d" || out["retentionFrom"] != "created" {
+		t.Errorf("tenant create printed %v", out)
+	}
+}
