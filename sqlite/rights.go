@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -95,40 +96,38 @@ func dueCondition(q tenants.DueQuery) (cond, col string, err error) {
 		col + " <= ?", col, nil
 }
 
-// changeRows reads the records a change applies to: those named by id, or those carrying its
-// match keys.
+// changeRows reads the records a change applies to: those named by id, each by a lookup of
+// the unique (tenant, kind, public id) index, or those carrying its match keys.
 func changeRows(ctx context.Context, q querier, ch tenants.Change) ([]recordRow, error) {
 	if len(ch.RecordIDs) == 0 {
 		return findRows(ctx, q, ch.TenantID, ch.MatchKeys, ch.Kinds)
 	}
-	var conds []string
-	args := []any{ch.TenantID}
+	var out []recordRow
 	for _, id := range ch.RecordIDs {
 		kind, publicID, ok := splitRecordID(ch.TenantID, id)
-		if !ok {
-			continue // another tenant's record: never reached
+		if !ok || (len(ch.Kinds) > 0 && !slices.Contains(ch.Kinds, tenants.Kind(kind))) {
+			continue // another tenant's record, or a kind not asked for: never reached
 		}
-		conds = append(conds, "(kind = ? AND public_id = ?)")
-		args = append(args, kind, publicID)
-	}
-	if len(conds) == 0 {
-		return nil, nil
-	}
-	rows, err := q.QueryContext(ctx, `SELECT `+recordCols+` FROM records WHERE tenant_id = ? AND (`+
-		strings.Join(conds, " OR ")+`) ORDER BY rid`, args...)
-	if err != nil {
-		return nil, translate("records by id", err)
-	}
-	defer rows.Close()
-	var out []recordRow
-	for rows.Next() {
-		row, err := scanRecord(rows)
+		rows, err := q.QueryContext(ctx, `SELECT `+recordCols+` FROM records WHERE tenant_id = ? AND kind = ? AND public_id = ?`,
+			ch.TenantID, kind, publicID)
 		if err != nil {
 			return nil, translate("records by id", err)
 		}
-		out = append(out, row)
+		for rows.Next() {
+			row, err := scanRecord(rows)
+			if err != nil {
+				rows.Close()
+				return nil, translate("records by id", err)
+			}
+			out = append(out, row)
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, translate("records by id", err)
+		}
 	}
-	return out, translate("records by id", rows.Err())
+	return out, nil
 }
 
 // splitRecordID returns the kind and public id of a record id (tenants.RecordID) of tenantID.

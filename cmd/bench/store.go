@@ -62,6 +62,9 @@ func benchStore(ctx context.Context, bin string, people, samples int, keep strin
 	if err == nil {
 		err = auditExport(staff)
 	}
+	if err == nil {
+		err = retentionRun(bin, dir, srv.url, key, tid)
+	}
 	rss, peak := srv.memory()
 	fmt.Printf("server memory: resident %.0f MiB now, peak %.0f MiB\n", rss, peak)
 	srv.stop()

@@ -16,8 +16,9 @@ type Catalogue interface {
 	ListForms(ctx context.Context, tenantID string) ([]tenants.Form, error)
 }
 
-// retentionBatch is how many records one erasure of the retention job anonymises.
-const retentionBatch = 500
+// retentionBatch is how many records one erasure of the retention job anonymises: each batch
+// holds the store's writer while it runs, and intake waits for it.
+const retentionBatch = 100
 
 // RetentionWindow is how far ahead the admin form page counts what retention will anonymise.
 const RetentionWindow = 30 * 24 * time.Hour
@@ -79,6 +80,7 @@ func (s *Service) retain(ctx context.Context, p policy) (Counts, error) {
 	forms := map[string]map[string]bool{}
 	var total Counts
 	for {
+		started := time.Now()
 		due, err := s.Rights.Due(ctx, p.tenantID, tenants.DueQuery{FormID: p.formID, From: from, Before: cutoff, Limit: retentionBatch})
 		if err != nil || len(due) == 0 {
 			return total, err
@@ -112,6 +114,12 @@ func (s *Service) retain(ctx context.Context, p policy) (Counts, error) {
 		// Fewer than a batch means none is left; none erased means the rest changed meanwhile.
 		if len(due) < retentionBatch || len(erased) == 0 {
 			return total, nil
+		}
+		// The job is in no hurry: it leaves the writer to intake for as long as a batch took.
+		select {
+		case <-ctx.Done():
+			return total, ctx.Err()
+		case <-time.After(time.Since(started)):
 		}
 	}
 }
