@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -384,5 +385,36 @@ func TestRetentionCLI(t *testing.T) {
 	}
 	if out := s.cli("tenant", "create", "--name", "With retention", "--retention", "90d"); out["retention"] != "90d" || out["retentionFrom"] != "created" {
 		t.Errorf("tenant create printed %v", out)
+	}
+}
+
+// TestRetentionJob: the server's own retention job anonymises due records without anyone
+// running the command; a malformed CONSENTFORMS_RETENTION_EVERY stops the start with a clear error.
+func TestRetentionJob(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "CONSENTFORMS_RETENTION_EVERY=200ms")
+	tn := openTenant(s)
+	s.cli("form", "create", "--tenant", tn, "--form-id", "brief", "--name", "Brief", "--retention", "1s")
+	k := s.key(tn, "all")
+	submit(t, s, k, map[string]any{"form_id": "brief", "submission_id": "b1", "email": "brief@example.org",
+		"consent_to_general_contact_email": true, "first_name": "Brevis"})
+	submit(t, s, k, map[string]any{"form_id": "petition", "submission_id": "p1", "email": "brief@example.org",
+		"consent_to_general_contact_email": true, "first_name": "Brevis"})
+	deadline := time.Now().Add(60 * time.Second)
+	for at(getSubmission(t, s, k, "b1"), "anonymisedAt") == nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the retention job did not anonymise the record within a minute")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if p := getSubmission(t, s, k, "p1"); str(p, "contact.firstName") != "Brevis" {
+		t.Errorf("a form without retention was changed: %v", p)
+	}
+
+	var errOut bytes.Buffer
+	env := map[string]string{"CONSENTFORMS_DATA_DIR": t.TempDir(), "CONSENTFORMS_ADDR": "127.0.0.1:0", "CONSENTFORMS_RETENTION_EVERY": "often"}
+	err := run(context.Background(), []string{"serve"}, func(k string) string { return env[k] }, io.Discard, &errOut)
+	if err == nil || !strings.Contains(err.Error(), "CONSENTFORMS_RETENTION_EVERY") {
+		t.Errorf("start with a bad interval: %v", err)
 	}
 }
