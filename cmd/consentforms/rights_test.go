@@ -186,7 +186,7 @@ func TestExpiringList(t *testing.T) {
 	}
 
 	var seen []string
-	var last string
+	var last time.Time
 	cursor := ""
 	pages := 0
 	for {
@@ -200,11 +200,11 @@ func TestExpiringList(t *testing.T) {
 		}
 		var page struct {
 			Items []struct {
-				SubmissionID string  `json:"submissionId"`
-				FormID       string  `json:"formId"`
-				Email        *string `json:"email"`
-				FirstName    *string `json:"firstName"`
-				Deadline     string  `json:"deadline"`
+				SubmissionID string    `json:"submissionId"`
+				FormID       string    `json:"formId"`
+				Email        *string   `json:"email"`
+				FirstName    *string   `json:"firstName"`
+				Deadline     time.Time `json:"deadline"`
 			} `json:"items"`
 			NextCursor *string `json:"nextCursor"`
 		}
@@ -213,7 +213,7 @@ func TestExpiringList(t *testing.T) {
 		}
 		pages++
 		for _, it := range page.Items {
-			if it.Deadline < last {
+			if it.Deadline.Before(last) {
 				t.Errorf("%s (deadline %s) after %s: not in deadline order", it.SubmissionID, it.Deadline, last)
 			}
 			last = it.Deadline
