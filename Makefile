@@ -35,7 +35,7 @@ bench-http: ## accept-submission req/s and p50/p99 at 64 connections next to a p
 	$(GO) build -o bin/consentforms ./cmd/consentforms
 	$(GO) run ./cmd/bench http -bin bin/consentforms
 
-bench-store: ## 120k records on the embedded store: person operations, admin pages, audit export, restart.
+bench-store: ## 120k records on the embedded store: person operations and export, re-permission pages, admin pages, audit export, retention, restart.
 	$(GO) build -o bin/consentforms ./cmd/consentforms
 	$(GO) run ./cmd/bench store -bin bin/consentforms
 

@@ -140,7 +140,8 @@ func auditRecords(e tenants.AuditEntry, linked bool) []web.RecordRef {
 		case tenants.ActionRecordAccepted:
 			kind, _, _ := strings.Cut(e.Detail, " ")
 			out[i].Href = web.RecordPath(kind, id)
-		case tenants.ActionConsentGranted, tenants.ActionConsentExpired, tenants.ActionConsentRevoked, tenants.ActionGDPRAnonymised:
+		case tenants.ActionConsentGranted, tenants.ActionConsentExpired, tenants.ActionConsentRevoked, tenants.ActionGDPRAnonymised,
+			tenants.ActionRetentionAnonymised:
 			// These entries do not say which kind each record is; the record page finds it.
 			out[i].Href = web.RecordPath("", id)
 		case tenants.ActionFormChanged:

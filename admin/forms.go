@@ -47,6 +47,7 @@ func (h *handler) formCreate(c *fiber.Ctx, s *session) error {
 	now := h.now()
 	f := tenants.Form{TenantID: s.TenantID, FormID: in.ID, Name: in.Name, Open: in.Open, Fields: fieldDefs(in.Fields),
 		CreatedAt: now, UpdatedAt: now}
+	f.Retention, f.RetentionFrom = retentionOf(in)
 	err := h.Store.Forms.Insert(c.UserContext(), f)
 	if errors.Is(err, tenants.ErrConflict) {
 		return page(web.FieldErrors{"form_id": "A form with this id exists already."})
@@ -66,9 +67,13 @@ func (h *handler) formEdit(c *fiber.Ctx, s *session) error {
 	if err != nil {
 		return err
 	}
+	due, err := h.retentionDue(c, s, f)
+	if err != nil {
+		return err
+	}
 	return h.render(c, fiber.StatusOK, web.FormEdit(web.FormEditPage{Layout: h.layout(c, s, "Form "+f.FormID, web.NavForms),
 		Form: formInput(f), CanEdit: h.Enforcer.RoleAllows(s.Staff.Role, "admin:forms", "write"),
-		Webhooks: h.providerWebhooks(c, s)}))
+		Webhooks: h.providerWebhooks(c, s), RetentionDue: due}))
 }
 
 func (h *handler) formSave(c *fiber.Ctx, s *session) error {
@@ -82,6 +87,7 @@ func (h *handler) formSave(c *fiber.Ctx, s *session) error {
 			Form: in, Errors: errs, CanEdit: true, Webhooks: h.providerWebhooks(c, s)}))
 	}
 	f.Name, f.Open, f.Fields, f.UpdatedAt = in.Name, in.Open, fieldDefs(in.Fields), h.now()
+	f.Retention, f.RetentionFrom = retentionOf(in)
 	if err := h.Store.Forms.Save(c.UserContext(), f); err != nil {
 		return err
 	}
@@ -111,7 +117,8 @@ func sendGridURL(c *fiber.Ctx, tenantID string) string {
 // readFormInput decodes the posted definition; blank custom field rows are dropped, so row
 // numbers in errors refer to the rows shown again.
 func readFormInput(c *fiber.Ctx, id string) web.FormInput {
-	in := web.FormInput{ID: strings.TrimSpace(id), Name: strings.TrimSpace(c.FormValue("name")), Open: c.FormValue("open") == "on"}
+	in := web.FormInput{ID: strings.TrimSpace(id), Name: strings.TrimSpace(c.FormValue("name")), Open: c.FormValue("open") == "on",
+		Retention: strings.TrimSpace(c.FormValue("retention")), RetentionFrom: c.FormValue("retention_from")}
 	n, _ := strconv.Atoi(c.FormValue("field_count"))
 	for i := range min(max(n, 0), maxFieldRows) {
 		p := "field." + strconv.Itoa(i) + "."
@@ -133,6 +140,7 @@ func validateForm(in web.FormInput) web.FieldErrors {
 	if utf8.RuneCountInString(in.Name) > 200 {
 		errs["name"] = "Use at most 200 characters."
 	}
+	retentionErrors(in.Retention, in.RetentionFrom, errs)
 	seen := map[string]bool{}
 	for i, f := range in.Fields {
 		name := "field." + strconv.Itoa(i) + ".name"
@@ -159,7 +167,7 @@ func fieldDefs(fields []web.CustomField) []tenants.FieldDef {
 }
 
 func formInput(f tenants.Form) web.FormInput {
-	in := web.FormInput{ID: f.FormID, Name: f.Name, Open: f.Open}
+	in := web.FormInput{ID: f.FormID, Name: f.Name, Open: f.Open, Retention: f.Retention, RetentionFrom: f.RetentionFrom}
 	for _, d := range f.Fields {
 		in.Fields = append(in.Fields, web.CustomField{Name: d.Name, Type: d.Type, Personal: d.Personal})
 	}

@@ -80,6 +80,11 @@ func (h *handler) routes() []route {
 		{get, web.PathAnonymise, t("admin:gdpr", "anonymise"), signedIn, h.anonymiseSearch},
 		{post, web.PathAnonymisePreview, t("admin:gdpr", "anonymise"), signedIn, h.anonymisePreview},
 		{post, web.PathAnonymise, t("admin:gdpr", "anonymise"), signedIn, h.anonymise},
+		{post, web.PathExportPerson, t("admin:gdpr", "export"), signedIn, h.exportPerson},
+
+		// The re-permission list shows e-mail addresses and phone numbers.
+		{get, web.PathExpiring, t("admin:contact", "read"), signedIn, h.expiring},
+		{get, web.PathExpiringCSV, t("admin:contact", "read"), signedIn, h.expiringCSV},
 
 		{get, web.PathUnsubscribe, t("admin:unsubscribe", "write"), signedIn, h.unsubscribePage},
 		{post, web.PathUnsubscribe, t("admin:unsubscribe", "write"), signedIn, h.unsubscribe},
@@ -90,6 +95,7 @@ func (h *handler) routes() []route {
 
 		{get, web.PathTenants, a("admin:tenants", "read"), signedIn, h.tenants},
 		{post, web.PathTenants, a("admin:tenants", "write"), signedIn, h.tenantCreate},
+		{post, web.PathTenantRetention, a("admin:tenants", "write"), signedIn, h.tenantRetention},
 
 		{get, web.PathStaff, a("admin:staff", "read"), signedIn, h.staff},
 		{post, web.PathStaff, a("admin:staff", "write"), signedIn, h.staffCreate},

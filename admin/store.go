@@ -28,6 +28,7 @@ type TenantRepo interface {
 	SetRateLimit(ctx context.Context, tenantID string, perSecond int) error
 	SetStatus(ctx context.Context, tenantID, status string) error
 	SetSendGridKey(ctx context.Context, tenantID, key string) error
+	SetRetention(ctx context.Context, tenantID, retention, from string) error
 }
 
 // KeyRepo manages API keys.

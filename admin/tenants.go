@@ -19,16 +19,23 @@ func (h *handler) tenants(c *fiber.Ctx, s *session) error {
 }
 
 func (h *handler) renderTenants(c *fiber.Ctx, s *session, status int, in web.TenantInput, errs web.FieldErrors) error {
+	return h.renderTenantsWith(c, s, status, in, errs, web.TenantRetentionInput{}, nil)
+}
+
+// renderTenantsWith renders the tenants page with both of its forms as filled.
+func (h *handler) renderTenantsWith(c *fiber.Ctx, s *session, status int, in web.TenantInput, errs web.FieldErrors,
+	ret web.TenantRetentionInput, retErrs web.FieldErrors) error {
 	list, err := h.Store.Tenants.List(c.UserContext())
 	if err != nil {
 		return err
 	}
 	items := make([]web.TenantItem, len(list))
 	for i, t := range list {
-		items[i] = web.TenantItem{ID: t.ID, Name: t.Name, RateLimit: t.Limit(), Suspended: !t.Active(), CreatedAt: t.CreatedAt}
+		items[i] = web.TenantItem{ID: t.ID, Name: t.Name, RateLimit: t.Limit(), Suspended: !t.Active(), CreatedAt: t.CreatedAt,
+			Retention: web.RetentionPhrase(t.Retention, t.RetentionFrom)}
 	}
 	return h.render(c, status, web.Tenants(web.TenantsPage{Layout: h.layout(c, s, "Tenants", web.NavTenants),
-		Tenants: items, Form: in, Errors: errs}))
+		Tenants: items, Form: in, Errors: errs, Retention: ret, RetentionErrors: retErrs}))
 }
 
 func (h *handler) tenantCreate(c *fiber.Ctx, s *session) error {

@@ -134,10 +134,12 @@ func New(d Deps) *fiber.App {
 	v1.Get("/forms/submissions/:id", s.key("api:submissions", "read"), s.getSubmission)
 	v1.Get("/consents", s.key("api:submissions", "read"), s.getConsents)
 	v1.Post("/consents/search", s.key("api:submissions", "read"), s.searchConsents)
+	v1.Get("/consents/expiring", s.key("api:submissions", "read"), s.expiring)
 	v1.Post("/digitisation/submissions", s.key("api:records", "write"), s.postDigitisation)
 	v1.Post("/canvassing/submissions", s.key("api:records", "write"), s.postCanvassing)
 	v1.Post("/phone-call-tasks", s.key("api:records", "write"), s.postPhoneCallTask)
 	v1.Post("/gdpr/search-and-anonymise", s.key("api:gdpr", "anonymise"), s.anonymise)
+	v1.Post("/gdpr/export", s.key("api:gdpr", "export"), s.exportPerson)
 	s.unsubscribeRoutes(v1)
 	return app
 }

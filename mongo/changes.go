@@ -71,13 +71,13 @@ func (w *Writer) cas(ctx context.Context, d recordDoc, update bson.D) (bool, err
 // setConsents is the update storing rec's consents and next deadline as a new revision.
 func setConsents(rec tenants.Record) bson.D {
 	return bson.D{{Key: "$set", Value: bson.D{{Key: "consents", Value: rec.Consents},
-		{Key: "nextDeadline", Value: rec.Consents.NextDeadline()}}}, {Key: "$inc", Value: bson.D{{Key: "rev", Value: 1}}}}
+		{Key: "nextDeadline", Value: rec.Consents.NextDeadline()}, {Key: "lapsedAt", Value: rec.Consents.LapsedAt(rec.CreatedAt)}}}, {Key: "$inc", Value: bson.D{{Key: "rev", Value: 1}}}}
 }
 
 // changes finds the records ch applies to and applies it to copies of them; an Apply error
 // returns before anything is written.
 func (w *Writer) changes(ctx context.Context, ch tenants.Change) ([]change, error) {
-	docs, err := w.s.Records.findDocs(ctx, ch.TenantID, ch.MatchKeys, ch.Kinds)
+	docs, err := w.s.Records.changeDocs(ctx, ch)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +134,7 @@ func (w *Writer) revoke(ctx context.Context, ch tenants.Change, c change) (bool,
 		if err != nil {
 			return false, err
 		}
-		if !d.carries(ch.MatchKeys) {
+		if !d.reached(ch) {
 			return false, nil
 		}
 		if c, err = prepare(d, ch); err != nil || !c.changed {

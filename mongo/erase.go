@@ -181,7 +181,7 @@ func (e *erasure) strip(ctx context.Context, c change) error {
 // longer carries the keys (another erasure stripped it).
 func (e *erasure) reread(ctx context.Context, c change) (change, error) {
 	d, err := e.w.s.Records.getDoc(ctx, c.doc.TenantID, c.doc.Kind, c.doc.ID)
-	if errors.Is(err, tenants.ErrNotFound) || (err == nil && !d.carries(e.ch.MatchKeys)) {
+	if errors.Is(err, tenants.ErrNotFound) || (err == nil && !d.reached(e.ch)) {
 		return change{}, nil
 	}
 	if err != nil {

@@ -29,6 +29,9 @@ type recordDoc struct {
 	// NextDeadline is the earliest deadline of a consent stored as granted (null: none), what
 	// the expiry job looks for.
 	NextDeadline *time.Time `bson:"nextDeadline"`
+	// LapsedAt is when the record's last consent stopped being granted (tenants.Consents.LapsedAt;
+	// null: never by itself), what retention counted from consents-lapsed looks for.
+	LapsedAt *time.Time `bson:"lapsedAt"`
 	// Rev counts the rewrites of the record: every change is conditional on the revision it
 	// read, so that one writer's change is never lost under another's.
 	Rev int64 `bson:"rev"`
@@ -49,7 +52,8 @@ func toDoc(r tenants.Record) (recordDoc, error) {
 	}
 	return recordDoc{ID: tenants.RecordID(r.TenantID, r.Kind, r.PublicID), TenantID: r.TenantID, Kind: r.Kind, PublicID: r.PublicID, FormID: r.FormID,
 		CreatedAt: r.CreatedAt, Contact: r.Contact, Address: r.Address, Consents: r.Consents, Payload: payload,
-		Fields: fields, MatchKeys: keys, AnonymisedAt: r.AnonymisedAt, NextDeadline: r.Consents.NextDeadline()}, nil
+		Fields: fields, MatchKeys: keys, AnonymisedAt: r.AnonymisedAt, NextDeadline: r.Consents.NextDeadline(),
+		LapsedAt: r.Consents.LapsedAt(r.CreatedAt)}, nil
 }
 
 // record is the stored record as the domain's.

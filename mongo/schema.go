@@ -73,6 +73,7 @@ func schema() map[string][]index {
 			// hold null here.
 			{name: "next_deadline", keys: bson.D{asc("nextDeadline")}},
 		}
+		s[name] = append(s[name], rightsIndexes()...)
 	}
 	return s
 }
@@ -94,6 +95,9 @@ func ensureSchema(ctx context.Context, db *mongo.Database) error {
 			if err := db.CreateCollection(ctx, col); err != nil && !isNamespaceExists(err) {
 				return translate("create collection "+col, err)
 			}
+		}
+		if err := backfillLapsed(ctx, db.Collection(col), indexes); err != nil {
+			return err
 		}
 		if err := ensureIndexes(ctx, db.Collection(col), indexes); err != nil {
 			return err

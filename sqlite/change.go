@@ -36,7 +36,7 @@ func (w *Writer) Erase(ctx context.Context, ch tenants.Change) ([]tenants.Record
 // lock nor a checkpoint, and slows nobody's intake. A record ingested after the snapshot
 // was not there when the erasure was asked for.
 func (w *Writer) nothingToErase(ctx context.Context, ch tenants.Change) (bool, error) {
-	rows, err := findRows(ctx, w.s.r, ch.TenantID, ch.MatchKeys, ch.Kinds)
+	rows, err := changeRows(ctx, w.s.r, ch)
 	if err != nil {
 		return false, err
 	}
@@ -70,7 +70,7 @@ func (w *Writer) applyChange(ctx context.Context, conn *sql.Conn, ch tenants.Cha
 	}
 	defer func() { _ = tx.Rollback() }()
 	st := w.st.in(ctx, tx)
-	rows, err := findRows(ctx, tx, ch.TenantID, ch.MatchKeys, ch.Kinds)
+	rows, err := changeRows(ctx, tx, ch)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -106,8 +106,8 @@ func rewrite(ctx context.Context, tx *sql.Tx, st statements, row recordRow, rec 
 		return err
 	}
 	_, err = tx.ExecContext(ctx, `UPDATE records SET pp_status = ?, pp_deadline = ?, ge_status = ?, ge_deadline = ?,
-		gp_status = ?, gp_deadline = ?, next_deadline = ?, anonymised_at = ?, body = ? WHERE rid = ?`,
-		d.ppStatus, d.ppDeadline, d.geStatus, d.geDeadline, d.gpStatus, d.gpDeadline, d.nextDeadline, d.anonymisedAt, d.body, row.rid)
+		gp_status = ?, gp_deadline = ?, next_deadline = ?, anonymised_at = ?, body = ?, lapsed_at = ? WHERE rid = ?`,
+		d.ppStatus, d.ppDeadline, d.geStatus, d.geDeadline, d.gpStatus, d.gpDeadline, d.nextDeadline, d.anonymisedAt, d.body, d.lapsedAt, row.rid)
 	if err != nil {
 		return translate("rewrite record", err)
 	}

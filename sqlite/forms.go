@@ -12,7 +12,7 @@ type Forms struct{ s *Store }
 
 var _ tenants.FormRepo = (*Forms)(nil)
 
-const formCols = `tenant_id, form_id, name, open, fields, created_at, updated_at`
+const formCols = `tenant_id, form_id, name, open, fields, created_at, updated_at, retention, retention_from`
 
 // Insert stores a new form; ErrConflict when the tenant has one with the same form id.
 func (r *Forms) Insert(ctx context.Context, f tenants.Form) error {
@@ -20,8 +20,8 @@ func (r *Forms) Insert(ctx context.Context, f tenants.Form) error {
 	if err != nil {
 		return err
 	}
-	_, err = r.s.w.ExecContext(ctx, `INSERT INTO forms (`+formCols+`) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		f.TenantID, f.FormID, f.Name, f.Open, string(fields), ms(f.CreatedAt), ms(f.UpdatedAt))
+	_, err = r.s.w.ExecContext(ctx, `INSERT INTO forms (`+formCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		f.TenantID, f.FormID, f.Name, f.Open, string(fields), ms(f.CreatedAt), ms(f.UpdatedAt), f.Retention, f.RetentionFrom)
 	return translate("insert form", err)
 }
 
@@ -37,8 +37,9 @@ func (r *Forms) Save(ctx context.Context, f tenants.Form) error {
 	if err != nil {
 		return err
 	}
-	return execOne(ctx, r.s.w, "save form", `UPDATE forms SET name = ?, open = ?, fields = ?, created_at = ?, updated_at = ?
-		WHERE tenant_id = ? AND form_id = ?`, f.Name, f.Open, string(fields), ms(f.CreatedAt), ms(f.UpdatedAt), f.TenantID, f.FormID)
+	return execOne(ctx, r.s.w, "save form", `UPDATE forms SET name = ?, open = ?, fields = ?, created_at = ?, updated_at = ?,
+		retention = ?, retention_from = ? WHERE tenant_id = ? AND form_id = ?`, f.Name, f.Open, string(fields), ms(f.CreatedAt), ms(f.UpdatedAt),
+		f.Retention, f.RetentionFrom, f.TenantID, f.FormID)
 }
 
 // List returns the tenant's forms by form id.
@@ -50,7 +51,7 @@ func scanForm(row scanner) (tenants.Form, error) {
 	var f tenants.Form
 	var fields string
 	var created, updated int64
-	if err := row.Scan(&f.TenantID, &f.FormID, &f.Name, &f.Open, &fields, &created, &updated); err != nil {
+	if err := row.Scan(&f.TenantID, &f.FormID, &f.Name, &f.Open, &fields, &created, &updated, &f.Retention, &f.RetentionFrom); err != nil {
 		return f, err
 	}
 	f.ID = tenants.FormKey(f.TenantID, f.FormID)

@@ -56,6 +56,7 @@ type derived struct {
 	ppDeadline, geDeadline       sql.NullInt64
 	gpDeadline, nextDeadline     sql.NullInt64
 	anonymisedAt                 sql.NullInt64
+	lapsedAt                     sql.NullInt64
 }
 
 func derive(r tenants.Record) (derived, error) {
@@ -70,7 +71,7 @@ func derive(r tenants.Record) (derived, error) {
 		ppStatus: string(c.PrimaryPurpose.Status), ppDeadline: msPtr(c.PrimaryPurpose.Deadline),
 		geStatus: string(c.GeneralContactEmail.Status), geDeadline: msPtr(c.GeneralContactEmail.Deadline),
 		gpStatus: string(c.GeneralContactPhone.Status), gpDeadline: msPtr(c.GeneralContactPhone.Deadline),
-		nextDeadline: msPtr(c.NextDeadline()), anonymisedAt: msPtr(r.AnonymisedAt)}, nil
+		nextDeadline: msPtr(c.NextDeadline()), anonymisedAt: msPtr(r.AnonymisedAt), lapsedAt: msPtr(c.LapsedAt(r.CreatedAt))}, nil
 }
 
 // statusColumns are the status and deadline columns of each consent.

@@ -83,7 +83,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		_ = s.w.Close()
 		return nil, fmt.Errorf("open %s: %w", s.path, err)
 	}
-	if err := migrate(ctx, s.w); err != nil {
+	if err := migrateLocked(ctx, s.w, s.path); err != nil {
 		_ = s.w.Close()
 		return nil, err
 	}
@@ -193,6 +193,16 @@ func restrictFiles(dir string) error {
 		}
 	}
 	return nil
+}
+
+// migrateLocked migrates while holding the migrations lock on the database file.
+func migrateLocked(ctx context.Context, db *sql.DB, path string) error {
+	unlock, err := lockMigrations(path)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return migrate(ctx, db)
 }
 
 // migrate applies the embedded schema migrations that are not applied yet.

@@ -12,12 +12,12 @@ type Tenants struct{ s *Store }
 
 var _ tenants.TenantRepo = (*Tenants)(nil)
 
-const tenantCols = `id, name, status, rate_limit, created_at, sendgrid_public_key`
+const tenantCols = `id, name, status, rate_limit, created_at, sendgrid_public_key, retention, retention_from`
 
 // Insert stores a new tenant.
 func (r *Tenants) Insert(ctx context.Context, t tenants.Tenant) error {
-	_, err := r.s.w.ExecContext(ctx, `INSERT INTO tenants (`+tenantCols+`) VALUES (?, ?, ?, ?, ?, ?)`,
-		t.ID, t.Name, t.Status, t.RateLimit, ms(t.CreatedAt), t.SendGridPublicKey)
+	_, err := r.s.w.ExecContext(ctx, `INSERT INTO tenants (`+tenantCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		t.ID, t.Name, t.Status, t.RateLimit, ms(t.CreatedAt), t.SendGridPublicKey, t.Retention, t.RetentionFrom)
 	return translate("insert tenant", err)
 }
 
@@ -47,6 +47,11 @@ func (r *Tenants) SetSendGridKey(ctx context.Context, tenantID, key string) erro
 	return r.update(ctx, `UPDATE tenants SET sendgrid_public_key = ? WHERE id = ?`, key, tenantID)
 }
 
+// SetRetention stores the tenant's default retention and what it counts from.
+func (r *Tenants) SetRetention(ctx context.Context, tenantID, retention, from string) error {
+	return r.update(ctx, `UPDATE tenants SET retention = ?, retention_from = ? WHERE id = ?`, retention, from, tenantID)
+}
+
 func (r *Tenants) update(ctx context.Context, q string, args ...any) error {
 	return execOne(ctx, r.s.w, "update tenant", q, args...)
 }
@@ -54,7 +59,7 @@ func (r *Tenants) update(ctx context.Context, q string, args ...any) error {
 func scanTenant(row scanner) (tenants.Tenant, error) {
 	var t tenants.Tenant
 	var created int64
-	err := row.Scan(&t.ID, &t.Name, &t.Status, &t.RateLimit, &created, &t.SendGridPublicKey)
+	err := row.Scan(&t.ID, &t.Name, &t.Status, &t.RateLimit, &created, &t.SendGridPublicKey, &t.Retention, &t.RetentionFrom)
 	t.CreatedAt = fromMS(created)
 	return t, err
 }

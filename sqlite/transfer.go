@@ -104,8 +104,8 @@ func importItem(ctx context.Context, tx *sql.Tx, st statements, it tenants.Item)
 	switch {
 	case it.Tenant != nil:
 		v := it.Tenant
-		res, err = tx.ExecContext(ctx, `INSERT INTO tenants (`+tenantCols+`) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-			v.ID, v.Name, v.Status, v.RateLimit, ms(v.CreatedAt), v.SendGridPublicKey)
+		res, err = tx.ExecContext(ctx, `INSERT INTO tenants (`+tenantCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+			v.ID, v.Name, v.Status, v.RateLimit, ms(v.CreatedAt), v.SendGridPublicKey, v.Retention, v.RetentionFrom)
 	case it.Staff != nil:
 		v := it.Staff
 		res, err = tx.ExecContext(ctx, `INSERT INTO staff (`+staffCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
@@ -118,8 +118,8 @@ func importItem(ctx context.Context, tx *sql.Tx, st statements, it tenants.Item)
 	case it.Form != nil:
 		v := it.Form
 		fields, _ := json.Marshal(v.Fields)
-		res, err = tx.ExecContext(ctx, `INSERT INTO forms (`+formCols+`) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-			v.TenantID, v.FormID, v.Name, v.Open, string(fields), ms(v.CreatedAt), ms(v.UpdatedAt))
+		res, err = tx.ExecContext(ctx, `INSERT INTO forms (`+formCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+			v.TenantID, v.FormID, v.Name, v.Open, string(fields), ms(v.CreatedAt), ms(v.UpdatedAt), v.Retention, v.RetentionFrom)
 	case it.Token != nil:
 		v := it.Token
 		res, err = tx.ExecContext(ctx, `INSERT INTO webhook_tokens (`+tokenCols+`) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,

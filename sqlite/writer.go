@@ -101,8 +101,8 @@ func (w *Writer) write(batch []*ingestJob) {
 // no row.
 const (
 	insertRecord = `INSERT INTO records (tenant_id, kind, public_id, form_id, created_at,
-	pp_status, pp_deadline, ge_status, ge_deadline, gp_status, gp_deadline, next_deadline, anonymised_at, body)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	pp_status, pp_deadline, ge_status, ge_deadline, gp_status, gp_deadline, next_deadline, anonymised_at, body, lapsed_at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (tenant_id, kind, public_id) DO NOTHING RETURNING rid`
 	insertKey = `INSERT INTO match_keys (tenant_id, key, rid) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`
 )
@@ -139,7 +139,7 @@ func insertIngestions(ctx context.Context, st statements, jobs []*ingestJob) err
 		r, d := j.in.Record, j.d
 		var rid int64
 		err := st.record.QueryRowContext(ctx, r.TenantID, string(r.Kind), r.PublicID, r.FormID, ms(r.CreatedAt), d.ppStatus,
-			d.ppDeadline, d.geStatus, d.geDeadline, d.gpStatus, d.gpDeadline, d.nextDeadline, d.anonymisedAt, d.body).Scan(&rid)
+			d.ppDeadline, d.geStatus, d.geDeadline, d.gpStatus, d.gpDeadline, d.nextDeadline, d.anonymisedAt, d.body, d.lapsedAt).Scan(&rid)
 		if errors.Is(err, sql.ErrNoRows) {
 			j.stored = false
 			continue

@@ -19,11 +19,12 @@ const (
 	ScopeSubmissionsRead  = "submissions:read"
 	ScopeGDPRAnonymise    = "gdpr:anonymise"
 	ScopeUnsubscribeWrite = "unsubscribe:write"
+	ScopeGDPRExport       = "gdpr:export"
 	ScopeAll              = "all"
 )
 
 // AllScopes lists every scope in display order.
-var AllScopes = []string{ScopeSubmissionsWrite, ScopeRecordsWrite, ScopeSubmissionsRead, ScopeGDPRAnonymise, ScopeUnsubscribeWrite, ScopeAll}
+var AllScopes = []string{ScopeSubmissionsWrite, ScopeRecordsWrite, ScopeSubmissionsRead, ScopeGDPRAnonymise, ScopeUnsubscribeWrite, ScopeGDPRExport, ScopeAll}
 
 // APIKey is a tenant's API key. Only the SHA-256 of its secret is stored: the secret
 // carries 160 random bits, so a fast hash resists guessing as well as a slow one would.

@@ -22,6 +22,10 @@ type Form struct {
 	Fields    []FieldDef `bson:"fields" json:"fields"`
 	CreatedAt time.Time  `bson:"createdAt" json:"createdAt"`
 	UpdatedAt time.Time  `bson:"updatedAt" json:"updatedAt"`
+	// Retention is how long the form's records are kept before they are anonymised, as a
+	// deadline interval ("2y", "P2Y"); "" keeps them. RetentionFrom is what it counts from.
+	Retention     string `bson:"retention,omitempty" json:"retention,omitempty"`
+	RetentionFrom string `bson:"retentionFrom,omitempty" json:"retentionFrom,omitempty"`
 }
 
 // FormKey is the storage key of a form.

@@ -18,6 +18,8 @@ type TenantRepo interface {
 	SetRateLimit(ctx context.Context, tenantID string, perSecond int) error
 	SetStatus(ctx context.Context, tenantID, status string) error
 	SetSendGridKey(ctx context.Context, tenantID, key string) error
+	// SetRetention stores the tenant's default retention ("" clears it) and what it counts from.
+	SetRetention(ctx context.Context, tenantID, retention, from string) error
 }
 
 // KeyRepo manages API keys. Lookup finds a key of any tenant: authentication does not know
@@ -83,6 +85,7 @@ type RecordRepo interface {
 	// ConsentStats counts the tenant's records of kind per consent name and status at now,
 	// deadlines applied.
 	ConsentStats(ctx context.Context, tenantID string, kind Kind, now time.Time) (map[string]map[ConsentStatus]int64, error)
+	RightsRepo
 }
 
 // Transfer moves a whole database between stores as a stream of items.

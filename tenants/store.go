@@ -69,6 +69,9 @@ type Ingestion struct {
 type Change struct {
 	TenantID  string
 	MatchKeys []string
+	// RecordIDs, when set, name the records by their storage ids instead (MatchKeys is then
+	// ignored): retention anonymises records of which some carry no match key.
+	RecordIDs []string
 	Kinds     []Kind // none: every kind
 	// Apply changes rec in place and reports whether it changed; an unchanged record is left
 	// as it is and not returned.

@@ -20,6 +20,10 @@ type Tenant struct {
 	CreatedAt time.Time `bson:"createdAt" json:"createdAt"`
 	// SendGridPublicKey is the base64 DER ECDSA key that verifies SendGrid's signed event webhook.
 	SendGridPublicKey string `bson:"sendgridPublicKey,omitempty" json:"sendgridPublicKey,omitempty"`
+	// Retention and RetentionFrom are the default retention of the tenant's records that
+	// belong to no form (canvassing, phone calls); see Form.Retention.
+	Retention     string `bson:"retention,omitempty" json:"retention,omitempty"`
+	RetentionFrom string `bson:"retentionFrom,omitempty" json:"retentionFrom,omitempty"`
 }
 
 // Active reports whether the tenant's keys may be used.

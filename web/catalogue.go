@@ -11,6 +11,7 @@ func ScopeOptions() []Option {
 		{Value: ScopeSubmissionsRead, Label: "Read submissions and consent state"},
 		{Value: ScopeGDPRAnonymise, Label: "Search and anonymise personal data"},
 		{Value: ScopeUnsubscribeWrite, Label: "Unsubscribe (provider webhooks)"},
+		{Value: ScopeGDPRExport, Label: "Export a person's data (access requests)"},
 		{Value: ScopeAll, Label: "All of the above"},
 	}
 }

@@ -171,6 +171,9 @@ type FormInput struct {
 	Name   string
 	Open   bool
 	Fields []CustomField
+	// Retention is the form's retention as typed ("" = none) and what it counts from.
+	Retention     string
+	RetentionFrom string
 }
 
 // ProviderWebhook is the unsubscribe webhook URL of one provider with a setup hint.
@@ -190,6 +193,9 @@ type FormEditPage struct {
 	CanEdit bool        // false renders the definition read-only
 	// Webhooks are the tenant's unsubscribe webhook URLs (see ProviderWebhooks); shown when editing.
 	Webhooks []ProviderWebhook
+	// RetentionDue is how many of the form's records its saved retention anonymises within
+	// the next 30 days; shown when the saved form has a retention.
+	RetentionDue *int64
 }
 
 // The API key scopes (docs/API.md §1.3).
@@ -199,6 +205,7 @@ const (
 	ScopeSubmissionsRead  = "submissions:read"
 	ScopeGDPRAnonymise    = "gdpr:anonymise"
 	ScopeUnsubscribeWrite = "unsubscribe:write"
+	ScopeGDPRExport       = "gdpr:export"
 	ScopeAll              = "all"
 )
 

@@ -150,6 +150,8 @@ type AnonymisePreviewPage struct {
 	Phone  string
 	Counts RecordCounts
 	Errors FieldErrors // key: confirm
+	// CanExport shows "Export data" next to anonymise (docs/API.md §5.5).
+	CanExport bool
 }
 
 // AnonymiseConfirmWord is the word the user must type to confirm anonymisation.
@@ -231,6 +233,9 @@ type TenantItem struct {
 	RateLimit int // requests per second per API key
 	Suspended bool
 	CreatedAt time.Time
+	// Retention is the default retention of the tenant's records of no form, as a phrase
+	// ("2y from created"), "" when none.
+	Retention string
 }
 
 // TenantInput is the create-tenant form as filled: name, rate_limit.
@@ -245,6 +250,10 @@ type TenantsPage struct {
 	Tenants []TenantItem
 	Form    TenantInput
 	Errors  FieldErrors // keys: name, rate_limit
+	// Retention is the default-retention form as filled; RetentionErrors its errors (keys:
+	// tenant, retention, retention_from).
+	Retention       TenantRetentionInput
+	RetentionErrors FieldErrors
 }
 
 // StaffItem is one staff user as listed.

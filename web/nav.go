@@ -12,6 +12,7 @@ const (
 	NavAudit       = "audit"
 	NavTenants     = "tenants"
 	NavStaff       = "staff"
+	NavExpiring    = "expiring"
 )
 
 // NavCatalogue returns every navigation entry of the admin UI in display order, none active.
@@ -23,6 +24,7 @@ func NavCatalogue() []NavItem {
 		{Key: NavSubmissions, Label: "Submissions", Href: PathSubmissions},
 		{Key: NavAnonymise, Label: "Anonymise", Href: PathAnonymise},
 		{Key: NavUnsubscribe, Label: "Unsubscribe", Href: PathUnsubscribe},
+		{Key: NavExpiring, Label: "Re-permission", Href: PathExpiring},
 		{Key: NavKeys, Label: "API keys", Href: PathKeys},
 		{Key: NavWebhooks, Label: "Webhooks", Href: PathWebhooks},
 		{Key: NavStaff, Label: "Staff", Href: PathStaff},

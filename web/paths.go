@@ -30,6 +30,10 @@ const (
 	PathChooseTenant     = "/admin/choose-tenant"
 	PathFindPerson       = "/admin/submissions/find"
 	PathRecords          = "/admin/records"
+	PathExportPerson     = "/admin/anonymise/export"
+	PathExpiring         = "/admin/consents/expiring"
+	PathExpiringCSV      = "/admin/consents/expiring.csv"
+	PathTenantRetention  = "/admin/tenants/retention"
 	// StaticPrefix is where Asset serves the files named by AssetPath.
 	StaticPrefix = "/admin/static/"
 )
@@ -95,3 +99,17 @@ func withQuery(path string, v url.Values, page int) string {
 	}
 	return path + "?" + v.Encode()
 }
+
+func (f ExpiringFilter) values() url.Values {
+	return url.Values{"channel": {f.Channel}, "within": {f.Within}, "form": {f.FormID}}
+}
+
+// URL is the re-permission list with this filter, after cursor ("" = the first page).
+func (f ExpiringFilter) URL(cursor string) string {
+	v := f.values()
+	v.Set("cursor", cursor)
+	return withQuery(PathExpiring, v, 1)
+}
+
+// CSVURL is the CSV export of the whole re-permission list with this filter.
+func (f ExpiringFilter) CSVURL() string { return withQuery(PathExpiringCSV, f.values(), 1) }

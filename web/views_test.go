@@ -141,7 +141,7 @@ func TestKeysPlaintextOnlyOnIssuedPage(t *testing.T) {
 		t.Errorf("expired key shows %q", got)
 	}
 	scopes := doc.Find(`[data-testid="key-issue-form"] input[type="checkbox"][name="scope"]`)
-	if scopes.Length() != 6 {
+	if scopes.Length() != 7 {
 		t.Errorf("%d scope checkboxes", scopes.Length())
 	}
 	if doc.Find(`input[name="scope"][value="records:write"]`).AttrOr("checked", "x") == "x" {

@@ -78,7 +78,8 @@ func seed(ctx context.Context, dir, tenantID string, hmacKey []byte, people int)
 
 // personRecords are person p's two records of each kind. Consents vary with p so that every
 // status filter of the admin list has matches: every fifth person's e-mail consent expired an
-// hour ago (as the expiry job has recorded), every seventh person's was revoked.
+// hour ago (as the expiry job has recorded), every seventh person's was revoked. The others'
+// e-mail consents run out over the next 60 days, for the re-permission list.
 func personRecords(tenantID string, p int, at time.Time) []tenants.Record {
 	e, ph := email(p), phone(p)
 	yearOn := at.Add(365 * 24 * time.Hour)
@@ -95,6 +96,8 @@ func personRecords(tenantID string, p int, at time.Time) []tenants.Record {
 				rec.Consents.PrimaryPurpose = g
 				rec.Consents.PrimaryPurpose.Deadline = &yearOn
 				rec.Consents.GeneralContactEmail = g
+				lapses := time.Now().Add(time.Duration(p%60)*24*time.Hour + time.Duration(p)*time.Second + time.Hour)
+				rec.Consents.GeneralContactEmail.Deadline = &lapses
 				switch {
 				case p%5 == 0:
 					rec.Consents.GeneralContactEmail.Status, rec.Consents.GeneralContactEmail.Deadline = tenants.StatusExpired, &hourAgo

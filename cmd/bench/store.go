@@ -44,6 +44,10 @@ func benchStore(ctx context.Context, bin string, people, samples int, keep strin
 		return err
 	}
 	fmt.Printf("%-44s %.2f s\n", "start with the data, until ready", srv.ready.Seconds())
+	if err := expiringPages(srv.url, key, samples); err != nil {
+		srv.stop()
+		return err
+	}
 	if err := personOps(srv.url, key, people, samples); err != nil {
 		srv.stop()
 		return err
@@ -57,6 +61,9 @@ func benchStore(ctx context.Context, bin string, people, samples int, keep strin
 	}
 	if err == nil {
 		err = auditExport(staff)
+	}
+	if err == nil {
+		err = retentionRun(bin, dir, srv.url, key, tid)
 	}
 	rss, peak := srv.memory()
 	fmt.Printf("server memory: resident %.0f MiB now, peak %.0f MiB\n", rss, peak)
@@ -76,7 +83,7 @@ func benchStore(ctx context.Context, bin string, people, samples int, keep strin
 // personOps times, for samples persons spread over the data: a consent read, an unsubscribe
 // and an erasure, each of one person.
 func personOps(url, key string, people, samples int) error {
-	var reads, unsubs, erasures []time.Duration
+	var reads, exports, unsubs, erasures []time.Duration
 	for i := range samples {
 		p := 1 + i*(people/(samples+1))
 		for _, op := range []struct {
@@ -85,6 +92,7 @@ func personOps(url, key string, people, samples int) error {
 			into         *[]time.Duration
 		}{
 			{"GET", "/api/v1/consents?email=" + email(p), nil, &reads},
+			{"POST", "/api/v1/gdpr/export", map[string]any{"email": email(p)}, &exports},
 			{"POST", "/api/v1/brevo/unsubscribe", map[string]any{"email": email(p)}, &unsubs},
 			{"POST", "/api/v1/gdpr/search-and-anonymise", map[string]any{"email": email(p)}, &erasures},
 		} {
@@ -96,6 +104,7 @@ func personOps(url, key string, people, samples int) error {
 		}
 	}
 	printLatency("consent read of one person (2 submissions)", reads)
+	printLatency("export of one person (8 records)", exports)
 	printLatency("unsubscribe of one person (6 records)", unsubs)
 	printLatency("erasure of one person (8 records)", erasures)
 	return nil

@@ -26,7 +26,24 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 	case "tenant create":
 		name := fs.String("name", "", "tenant name")
 		rate := fs.Int("rate-limit", tenants.DefaultRateLimit, "requests per second per API key")
-		run = func(ctx context.Context, s tenants.Stores) (any, error) { return createTenant(ctx, s, *name, *rate) }
+		ret := retentionFlags(fs)
+		run = func(ctx context.Context, s tenants.Stores) (any, error) {
+			if err := ret.check(); err != nil {
+				return nil, err
+			}
+			return createTenant(ctx, s, *name, *rate, ret)
+		}
+	case "tenant update":
+		tenant := fs.String("tenant", "", "tenant id")
+		ret := retentionFlags(fs)
+		run = func(ctx context.Context, s tenants.Stores) (any, error) {
+			if !flagSet(fs, "retention") {
+				return nil, errors.New("--retention is required (\"\" clears the default retention)")
+			}
+			return updateTenantRetention(ctx, s, *tenant, ret)
+		}
+	case "retention run":
+		run = runRetention
 	case "key create":
 		tenant := fs.String("tenant", "", "tenant id")
 		scopes := fs.String("scopes", "", "comma-separated scopes, or all")
@@ -49,8 +66,12 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 		formID := fs.String("form-id", "", "form id")
 		name := fs.String("name", "", "form name")
 		closed := fs.Bool("closed", false, "create the form closed for submissions")
+		ret := retentionFlags(fs)
 		run = func(ctx context.Context, s tenants.Stores) (any, error) {
-			return createForm(ctx, s, *tenant, *formID, *name, !*closed)
+			if err := ret.check(); err != nil {
+				return nil, err
+			}
+			return createForm(ctx, s, *tenant, *formID, *name, !*closed, ret)
 		}
 	case "staff create":
 		email := fs.String("email", "", "e-mail to sign in with")
@@ -148,7 +169,7 @@ func audit(ctx context.Context, s tenants.Stores, tenantID, action, id string) e
 	return s.Audit.Append(ctx, tenants.AuditEntry{Time: time.Now().UTC(), TenantID: tenantID, Actor: "cli", Action: action, RecordIDs: []string{id}})
 }
 
-func createTenant(ctx context.Context, s tenants.Stores, name string, rate int) (any, error) {
+func createTenant(ctx context.Context, s tenants.Stores, name string, rate int, ret retentionOptions) (any, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || len(name) > 200 {
 		return nil, errors.New("--name is required (at most 200 characters)")
@@ -156,11 +177,12 @@ func createTenant(ctx context.Context, s tenants.Stores, name string, rate int) 
 	if rate < 1 || rate > 1000000 {
 		return nil, errors.New("--rate-limit must be between 1 and 1000000")
 	}
-	t := tenants.Tenant{ID: randomID("t_"), Name: name, Status: tenants.TenantActive, RateLimit: rate, CreatedAt: time.Now().UTC()}
+	t := tenants.Tenant{ID: randomID("t_"), Name: name, Status: tenants.TenantActive, RateLimit: rate, CreatedAt: time.Now().UTC(),
+		Retention: *ret.retention, RetentionFrom: *ret.from}
 	if err := s.Tenants.Insert(ctx, t); err != nil {
 		return nil, err
 	}
-	return map[string]any{"id": t.ID, "name": t.Name, "rateLimit": t.RateLimit}, audit(ctx, s, t.ID, tenants.ActionTenantCreated, t.ID)
+	return withRetention(map[string]any{"id": t.ID, "name": t.Name, "rateLimit": t.RateLimit}, ret), audit(ctx, s, t.ID, tenants.ActionTenantCreated, t.ID)
 }
 
 func requireTenant(ctx context.Context, s tenants.Stores, id string) error {
@@ -204,7 +226,7 @@ func createKey(ctx context.Context, s tenants.Stores, tenantID, scopes, name, ex
 	return map[string]any{"id": k.ID, "key": plain, "scopes": k.Scopes}, audit(ctx, s, tenantID, tenants.ActionAPIKeyIssued, k.ID)
 }
 
-func createForm(ctx context.Context, s tenants.Stores, tenantID, formID, name string, open bool) (any, error) {
+func createForm(ctx context.Context, s tenants.Stores, tenantID, formID, name string, open bool, ret retentionOptions) (any, error) {
 	if err := requireTenant(ctx, s, tenantID); err != nil {
 		return nil, err
 	}
@@ -212,14 +234,15 @@ func createForm(ctx context.Context, s tenants.Stores, tenantID, formID, name st
 		return nil, errors.New("--form-id is required: 1 to 128 characters of A-Z a-z 0-9 . _ : -")
 	}
 	now := time.Now().UTC()
-	f := tenants.Form{TenantID: tenantID, FormID: formID, Name: name, Open: open, CreatedAt: now, UpdatedAt: now}
+	f := tenants.Form{TenantID: tenantID, FormID: formID, Name: name, Open: open, CreatedAt: now, UpdatedAt: now,
+		Retention: *ret.retention, RetentionFrom: *ret.from}
 	if err := s.Forms.Insert(ctx, f); err != nil {
 		if errors.Is(err, tenants.ErrConflict) {
 			return nil, fmt.Errorf("tenant %s already has a form %q", tenantID, formID)
 		}
 		return nil, err
 	}
-	return map[string]any{"formId": formID}, audit(ctx, s, tenantID, tenants.ActionFormChanged, formID)
+	return withRetention(map[string]any{"formId": formID}, ret), audit(ctx, s, tenantID, tenants.ActionFormChanged, formID)
 }
 
 func createStaff(ctx context.Context, s tenants.Stores, email, password, role, tenantID string) (any, error) {

@@ -33,6 +33,8 @@ type Config struct {
 	// ConfigErr is a setting that could not be read; the server refuses to start with it.
 	ConfigErr   error
 	MetricsAddr string // separate /metrics listener; empty = the main listener, loopback only
+	// RetentionEvery is how often the retention job runs, a Go duration ("10m"); "0" = never.
+	RetentionEvery string
 }
 
 func configFrom(getenv func(string) string) Config {
@@ -58,6 +60,7 @@ func configFrom(getenv func(string) string) Config {
 		AdminPassword:  getenv("CONSENTFORMS_ADMIN_PASSWORD"),
 		PprofAddr:      getenv("CONSENTFORMS_PPROF_ADDR"),
 		MetricsAddr:    getenv("CONSENTFORMS_METRICS_ADDR"),
+		RetentionEvery: getenv("CONSENTFORMS_RETENTION_EVERY"),
 	}
 }
 

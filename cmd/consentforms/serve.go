@@ -44,6 +44,10 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	if cfg.ConfigErr != nil {
 		return cfg.ConfigErr
 	}
+	retentionEvery, err := parseRetentionEvery(cfg.RetentionEvery)
+	if err != nil {
+		return err
+	}
 	m := newMetrics()
 	store, err := openObserved(ctx, cfg, m)
 	if err != nil {
@@ -88,6 +92,9 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	jobDone := make(chan struct{})
 	jobCtx, stopJob := context.WithCancel(ctx)
 	go func() { defer close(jobDone); expiryLoop(jobCtx, svc, log) }()
+	retentionDone := make(chan struct{})
+	go func() { defer close(retentionDone); retentionLoop(jobCtx, svc, retentionEvery, log) }()
+	defer func() { stopJob(); <-retentionDone }()
 
 	select {
 	case err := <-served:
@@ -121,7 +128,8 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 		return nil, nil, err
 	}
 	svc := &ops.Service{Records: store.Records, Forms: store.Forms, Writer: store.Writer,
-		Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now, Observer: m}
+		Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now, Rights: store.Records, Audit: store.Audit, Catalogue: catalogue{store},
+		Observer: m}
 	apiKeys, tens, forms := cache.NewKeys(store.APIKeys), cache.NewTenants(store.Tenants), cache.NewForms(store.Forms)
 	app := api.New(api.Deps{Keys: apiKeys, Tenants: tens, Forms: forms, Records: store.Records, Tokens: store.Tokens,
 		Ops: svc, Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now, TrustedProxies: prefixStrings(proxies),

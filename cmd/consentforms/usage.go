@@ -21,13 +21,15 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"serve", "", "run the server (the default without a command)"},
-		{"tenant create", "--name NAME [--rate-limit N]", `create a tenant; prints {"id","name","rateLimit"}`},
+		{"tenant create", "--name NAME [--rate-limit N] [--retention 2y [--retention-from created|consents-lapsed]]", `create a tenant; prints {"id","name","rateLimit"} (+ its default retention)`},
+		{"tenant update", "--tenant ID --retention 2y|\"\" [--retention-from created|consents-lapsed]", `set or clear the default retention of records without a form; prints {"id",...}`},
 		{"tenant suspend", "--tenant ID", `suspend a tenant (its keys answer 401); prints {"id","status"}`},
 		{"tenant activate", "--tenant ID", `activate a suspended tenant; prints {"id","status"}`},
 		{"tenant set-sendgrid-key", "--tenant ID --public-key KEY", "store SendGrid's webhook verification key"},
 		{"key create", "--tenant ID --scopes s1,s2|all [--name N] [--expires RFC3339]", `issue an API key, shown once; prints {"id","key","scopes"}`},
 		{"key revoke", "--tenant ID --id KEYID", `revoke an API key; prints {"id","revoked":true}`},
-		{"form create", "--tenant ID --form-id FID [--name N] [--closed]", `create a form; prints {"formId"}`},
+		{"form create", "--tenant ID --form-id FID [--name N] [--closed] [--retention 2y [--retention-from created|consents-lapsed]]", `create a form; prints {"formId"} (+ its retention)`},
+		{"retention run", "", `anonymise the records whose retention has run out, now; prints {"anonymised":{per kind}}`},
 		{"staff create", "--email E --password P --role ROLE [--tenant ID]", `create an admin UI user; prints {"id"}`},
 		{"staff disable", "--email E", `disable an admin UI user and end their sessions; prints {"id","disabled":true}`},
 		{"staff enable", "--email E", `re-enable a disabled admin UI user; prints {"id","disabled":false}`},

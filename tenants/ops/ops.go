@@ -24,6 +24,11 @@ type Service struct {
 	Now     func() time.Time
 	// Observer counts erasures, unsubscribes and expiries (nil: nothing is counted).
 	Observer tenants.Observer
+	// Rights, Audit and Catalogue serve the access export, the re-permission list and
+	// retention (rights.go, retention.go).
+	Rights    tenants.RightsRepo
+	Audit     tenants.AuditLog
+	Catalogue Catalogue
 }
 
 // Identity names a person: a normalised e-mail and/or E.164 phone ("" when not given).

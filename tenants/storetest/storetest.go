@@ -29,6 +29,7 @@ func Run(t *testing.T, open Open) {
 		{"audit", auditTests},
 		{"transfer", transferTests},
 		{"sessions", sessionTests},
+		{"rights", rightsTests},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

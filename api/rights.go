@@ -1,0 +1,79 @@
+package api
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/consent"
+	"github.com/consentforms/consentforms/tenants/ops"
+	"github.com/gofiber/fiber/v2"
+)
+
+// exportPerson is POST /api/v1/gdpr/export (docs/API.md §5.5): the body follows the rules of
+// search-and-anonymise.
+func (s *server) exportPerson(c *fiber.Ctx) error {
+	body, err := decodeObject(c.Body())
+	if err != nil {
+		return err
+	}
+	email, err := optionalString(body, "email")
+	if err != nil {
+		return err
+	}
+	phone, err := optionalString(body, "phoneNumber")
+	if err != nil {
+		return err
+	}
+	id, err := identity(email, phone, "email", "phoneNumber")
+	if err != nil {
+		return err
+	}
+	out, err := s.Ops.Export(c.Context(), authOf(c).tenant.ID, authOf(c).actor, requestID(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+// The page sizes of the re-permission list.
+const (
+	defaultExpiringLimit = 100
+	maxExpiringLimit     = 500
+)
+
+// expiring is GET /api/v1/consents/expiring (docs/API.md §7.3).
+func (s *server) expiring(c *fiber.Ctx) error {
+	r := ops.ExpiringRequest{Channel: c.Query("channel"), FormID: c.Query("form"), Within: c.Query("within", "30d"),
+		Cursor: c.Query("cursor"), Limit: defaultExpiringLimit}
+	if r.Channel != "email" && r.Channel != "phone" {
+		return validation("channel must be email or phone.", "channel")
+	}
+	iv, err := consent.ParseInterval(r.Within)
+	if err != nil {
+		return validation("within must be an interval such as 30d, 2w or P1M.", "within")
+	}
+	until, ok := iv.From(s.Now().UTC())
+	if !ok {
+		return validation("within reaches past the year 9999.", "within")
+	}
+	r.Until = until
+	if r.FormID != "" && !tenants.ValidFormID(r.FormID) {
+		return validation("form must be a form id.", "form")
+	}
+	if l := c.Query("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > maxExpiringLimit {
+			return validation("limit must be a whole number from 1 to 500.", "limit")
+		}
+		r.Limit = n
+	}
+	page, err := s.Ops.Expiring(c.Context(), authOf(c).tenant.ID, authOf(c).actor, requestID(c), r)
+	if errors.Is(err, ops.ErrBadCursor) {
+		return recordError(err)
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(page)
+}

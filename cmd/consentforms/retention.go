@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/consent"
+	"github.com/consentforms/consentforms/tenants/ops"
+)
+
+// catalogue lists tenants and forms for the retention job.
+type catalogue struct{ s tenants.Stores }
+
+func (c catalogue) ListTenants(ctx context.Context) ([]tenants.Tenant, error) {
+	return c.s.Tenants.List(ctx)
+}
+
+func (c catalogue) ListForms(ctx context.Context, tenantID string) ([]tenants.Form, error) {
+	return c.s.Forms.List(ctx, tenantID)
+}
+
+// defaultRetentionEvery is how often the retention job runs unless configured.
+const defaultRetentionEvery = 10 * time.Minute
+
+// parseRetentionEvery reads CONSENTFORMS_RETENTION_EVERY: empty is the default.
+func parseRetentionEvery(s string) (time.Duration, error) {
+	if s == "" {
+		return defaultRetentionEvery, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("CONSENTFORMS_RETENTION_EVERY must be a duration such as 10m or 1h, or 0 to turn the retention job off")
+	}
+	return d, nil
+}
+
+// retentionLoop runs the retention job every `every` until ctx ends; 0 turns it off.
+func retentionLoop(ctx context.Context, svc *ops.Service, every time.Duration, log *slog.Logger) {
+	if every <= 0 {
+		return
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		n, err := svc.RunRetention(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Warn("retention job", "err", err)
+		case n.Total() > 0:
+			log.Info("retention anonymised records", "formSubmissions", n.FormSubmissions, "digitisationSubmissions", n.DigitisationSubmissions,
+				"canvassingSubmissions", n.CanvassingSubmissions, "phoneCallTasks", n.PhoneCallTasks)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// runRetention is `consentforms retention run`: the job once, now.
+func runRetention(ctx context.Context, s tenants.Stores) (any, error) {
+	svc := &ops.Service{Records: s.Records, Forms: s.Forms, Writer: s.Writer, Now: time.Now, Rights: s.Records, Audit: s.Audit,
+		Catalogue: catalogue{s}}
+	n, err := svc.RunRetention(ctx)
+	return map[string]any{"anonymised": n}, err
+}
+
+// retentionOptions are the --retention and --retention-from flags of a command.
+type retentionOptions struct{ retention, from *string }
+
+func retentionFlags(fs *flag.FlagSet) retentionOptions {
+	return retentionOptions{
+		retention: fs.String("retention", "", "keep records this long, then anonymise them: 90d, 2y, P2Y (empty: keep)"),
+		from:      fs.String("retention-from", "", "what the retention counts from: created (default) or consents-lapsed"),
+	}
+}
+
+// flagSet reports whether the command line set the flag, also to "".
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// check validates the flags and normalises what the retention counts from.
+func (o retentionOptions) check() error {
+	_, from, err := consent.ParseRetention(*o.retention, *o.from)
+	if err != nil {
+		return fmt.Errorf("--retention: %w", err)
+	}
+	*o.from = from
+	return nil
+}
+
+// withRetention adds a retention that is set to a command's output.
+func withRetention(m map[string]any, o retentionOptions) map[string]any {
+	if *o.retention != "" {
+		m["retention"], m["retentionFrom"] = *o.retention, *o.from
+	}
+	return m
+}
+
+// updateTenantRetention is `tenant update --retention …`: "" clears the default retention.
+func updateTenantRetention(ctx context.Context, s tenants.Stores, tenantID string, o retentionOptions) (any, error) {
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	if err := requireTenant(ctx, s, tenantID); err != nil {
+		return nil, err
+	}
+	if err := s.Tenants.SetRetention(ctx, tenantID, *o.retention, *o.from); err != nil {
+		return nil, err
+	}
+	return withRetention(map[string]any{"id": tenantID}, o), audit(ctx, s, tenantID, tenants.ActionTenantChanged, tenantID)
+}

@@ -1,0 +1,199 @@
+package ops
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+)
+
+// RecordView is one record in an access export: the read shape of a form submission
+// (docs/API.md §7.1) plus the kind's own fields.
+type RecordView struct {
+	SubmissionID string          `json:"submissionId"`
+	FormID       string          `json:"formId"`
+	CreatedAt    time.Time       `json:"createdAt"`
+	Contact      tenants.Contact `json:"contact"`
+	Address      tenants.Address `json:"address"`
+	Consents     ConsentsView    `json:"consents"`
+	Payload      map[string]any  `json:"payload"`
+	Fields       map[string]any  `json:"fields"`
+	AnonymisedAt *time.Time      `json:"anonymisedAt"`
+}
+
+// PersonExport is a person's data in one tenant (docs/API.md §5.5).
+type PersonExport struct {
+	GeneratedAt time.Time `json:"generatedAt"`
+	Subject     struct {
+		Email       *string `json:"email"`
+		PhoneNumber *string `json:"phoneNumber"`
+	} `json:"subject"`
+	GeneralContact struct {
+		Email tenants.ConsentStatus `json:"email"`
+		Phone tenants.ConsentStatus `json:"phone"`
+	} `json:"generalContact"`
+	Records struct {
+		FormSubmissions         []RecordView `json:"formSubmissions"`
+		DigitisationSubmissions []RecordView `json:"digitisationSubmissions"`
+		CanvassingSubmissions   []RecordView `json:"canvassingSubmissions"`
+		PhoneCallTasks          []RecordView `json:"phoneCallTasks"`
+	} `json:"records"`
+}
+
+// Export returns every record of the tenant matching the identity, newest first per kind,
+// found through the match-key index as erasure finds them, and audits gdpr.exported with the
+// counts only.
+func (s *Service) Export(ctx context.Context, tenantID, actor, requestID string, id Identity) (PersonExport, error) {
+	recs, err := s.find(ctx, tenantID, id)
+	if err != nil {
+		return PersonExport{}, wrap("export", err)
+	}
+	now := s.Now().UTC()
+	var out PersonExport
+	out.GeneratedAt = now.Truncate(time.Second)
+	out.Subject.Email, out.Subject.PhoneNumber = nonEmpty(id.Email), nonEmpty(id.Phone)
+	r := &out.Records
+	r.FormSubmissions, r.DigitisationSubmissions, r.CanvassingSubmissions, r.PhoneCallTasks = []RecordView{}, []RecordView{}, []RecordView{}, []RecordView{}
+	var emails, phones []tenants.ConsentStatus
+	for _, rec := range recs {
+		v := viewRecord(rec, now)
+		emails, phones = append(emails, v.Consents.GeneralContactEmail.Status), append(phones, v.Consents.GeneralContactPhone.Status)
+		switch rec.Kind {
+		case tenants.KindFormSubmission:
+			r.FormSubmissions = append(r.FormSubmissions, v)
+		case tenants.KindDigitisation:
+			r.DigitisationSubmissions = append(r.DigitisationSubmissions, v)
+		case tenants.KindCanvassing:
+			r.CanvassingSubmissions = append(r.CanvassingSubmissions, v)
+		case tenants.KindPhoneCallTask:
+			r.PhoneCallTasks = append(r.PhoneCallTasks, v)
+		}
+	}
+	out.GeneralContact.Email, out.GeneralContact.Phone = Aggregate(emails), Aggregate(phones)
+	err = s.Audit.Append(ctx, tenants.AuditEntry{Time: now, TenantID: tenantID, Actor: actor, Action: tenants.ActionGDPRExported,
+		Counts: CountKinds(recs).Map(), RequestID: requestID})
+	return out, wrap("export", err)
+}
+
+func viewRecord(rec tenants.Record, now time.Time) RecordView {
+	v := RecordView{SubmissionID: rec.PublicID, FormID: rec.FormID, CreatedAt: rec.CreatedAt.UTC().Truncate(time.Second),
+		Contact: rec.Contact, Address: rec.Address, Consents: ViewConsents(rec.Consents, now), Payload: rec.Payload,
+		Fields: rec.Fields, AnonymisedAt: utc(rec.AnonymisedAt)}
+	if v.Payload == nil {
+		v.Payload = map[string]any{}
+	}
+	if v.Fields == nil {
+		v.Fields = map[string]any{}
+	}
+	return v
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// Channels of the re-permission list and the consent each reads.
+var expiringChannels = map[string]string{"email": tenants.ConsentGeneralContactEmail, "phone": tenants.ConsentGeneralContactPhone}
+
+// ExpiringRequest is one request for a page of the re-permission list.
+type ExpiringRequest struct {
+	Channel string    // email or phone
+	FormID  string    // "" = every form
+	Within  string    // the window as given, for the audit log
+	Until   time.Time // the end of the window (now + within)
+	Cursor  string    // "" = the first page
+	Limit   int
+}
+
+// ExpiringItem is one entry of the re-permission list (docs/API.md §7.3).
+type ExpiringItem struct {
+	SubmissionID string       `json:"submissionId"`
+	Kind         tenants.Kind `json:"kind"`
+	FormID       string       `json:"formId"`
+	Email        *string      `json:"email,omitempty"`
+	PhoneNumber  *string      `json:"phoneNumber,omitempty"`
+	FirstName    *string      `json:"firstName"`
+	Deadline     time.Time    `json:"deadline"`
+}
+
+// ExpiringPage is a page of the re-permission list; NextCursor is nil on the last page.
+type ExpiringPage struct {
+	Items      []ExpiringItem `json:"items"`
+	NextCursor *string        `json:"nextCursor"`
+}
+
+// ErrBadCursor is returned for a cursor this service did not hand to this tenant.
+var ErrBadCursor = &FieldError{Code: "cursor_invalid", Field: "cursor", Message: "cursor is not a cursor of this list."}
+
+// Expiring returns a page of the tenant's records whose general-contact consent for the
+// channel is granted and expires within the window, by deadline, and audits
+// consents.expiring_listed with the count.
+func (s *Service) Expiring(ctx context.Context, tenantID, actor, requestID string, r ExpiringRequest) (ExpiringPage, error) {
+	name, ok := expiringChannels[r.Channel]
+	if !ok {
+		return ExpiringPage{}, fmt.Errorf("expiring: unknown channel %q", r.Channel)
+	}
+	q := tenants.ExpiringQuery{Consent: name, FormID: r.FormID, After: s.Now().UTC(), Until: r.Until, Limit: r.Limit + 1}
+	if r.Cursor != "" {
+		c, ok := decodeCursor(tenantID, r.Cursor)
+		if !ok {
+			return ExpiringPage{}, ErrBadCursor
+		}
+		q.Cursor = &c
+	}
+	recs, err := s.Rights.Expiring(ctx, tenantID, q)
+	if err != nil {
+		return ExpiringPage{}, wrap("expiring", err)
+	}
+	out := ExpiringPage{Items: []ExpiringItem{}}
+	if len(recs) > r.Limit {
+		recs = recs[:r.Limit]
+		last := recs[len(recs)-1]
+		next := encodeCursor(tenants.ExpiringCursor{Deadline: *last.Consents.ByName(name).Deadline, ID: last.ID})
+		out.NextCursor = &next
+	}
+	for _, rec := range recs {
+		it := ExpiringItem{SubmissionID: rec.PublicID, Kind: rec.Kind, FormID: rec.FormID, FirstName: rec.Contact.FirstName,
+			Deadline: rec.Consents.ByName(name).Deadline.UTC()}
+		if r.Channel == "email" {
+			it.Email = rec.Contact.Email
+		} else {
+			it.PhoneNumber = rec.Contact.PhoneNumber
+		}
+		out.Items = append(out.Items, it)
+	}
+	detail := "channel=" + r.Channel + " within=" + r.Within
+	if r.FormID != "" {
+		detail += " form=" + r.FormID
+	}
+	err = s.Audit.Append(ctx, tenants.AuditEntry{Time: s.Now().UTC(), TenantID: tenantID, Actor: actor,
+		Action: tenants.ActionConsentsExpiringListed, Counts: map[string]int{"items": len(out.Items)}, Detail: detail, RequestID: requestID})
+	return out, wrap("expiring", err)
+}
+
+// encodeCursor writes a cursor as base64url of "deadline-ms:record-id".
+func encodeCursor(c tenants.ExpiringCursor) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(c.Deadline.UnixMilli(), 10) + ":" + c.ID))
+}
+
+// decodeCursor reads a cursor; ok is false for one that is malformed or names another
+// tenant's record.
+func decodeCursor(tenantID, s string) (tenants.ExpiringCursor, bool) {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return tenants.ExpiringCursor{}, false
+	}
+	msText, id, ok := strings.Cut(string(b), ":")
+	ms, err := strconv.ParseInt(msText, 10, 64)
+	if !ok || err != nil || !strings.HasPrefix(id, tenantID+":") {
+		return tenants.ExpiringCursor{}, false
+	}
+	return tenants.ExpiringCursor{Deadline: time.UnixMilli(ms).UTC(), ID: id}, true
+}

@@ -1,0 +1,117 @@
+package tenants
+
+import (
+	"context"
+	"time"
+)
+
+// Data-subject rights and consent hygiene (docs/API.md §5.5, §7.3 and §10): the access export,
+// the re-permission list of consents about to expire, and retention.
+
+// Audit actions of the access export, the re-permission list and retention.
+const (
+	ActionGDPRExported           = "gdpr.exported"
+	ActionConsentsExpiringListed = "consents.expiring_listed"
+	ActionRetentionAnonymised    = "retention.anonymised"
+)
+
+// What a retention counts from.
+const (
+	RetentionFromCreated        = "created"
+	RetentionFromConsentsLapsed = "consents-lapsed"
+	defaultRetentionFrom        = RetentionFromCreated
+)
+
+// RetentionFroms lists what a retention may count from, in display order.
+var RetentionFroms = []string{RetentionFromCreated, RetentionFromConsentsLapsed}
+
+// RetentionBasis is what a retention set with from counts from: created when from is empty.
+func RetentionBasis(from string) string {
+	if from == "" {
+		return defaultRetentionFrom
+	}
+	return from
+}
+
+// LapsedAt is the moment the record's last consent stopped being granted, nil while a consent
+// is granted without a deadline (it never lapses by itself). A granted consent with a deadline
+// lapses at it, an expired one at its deadline, a revoked one at its revocation (or at its
+// deadline, when that came first). A record that never had a consent granted lapsed when it
+// was created. It is fixed by the stored consents, so stores keep it beside them and retention
+// finds due records through an index.
+func (c Consents) LapsedAt(created time.Time) *time.Time {
+	var last *time.Time
+	later := func(t *time.Time) {
+		if t == nil {
+			t = &created
+		}
+		if last == nil || t.After(*last) {
+			v := *t
+			last = &v
+		}
+	}
+	for _, name := range ConsentNames {
+		con := c.ByName(name)
+		switch con.Status {
+		case StatusGranted:
+			if con.Deadline == nil {
+				return nil
+			}
+			later(con.Deadline)
+		case StatusExpired:
+			later(con.Deadline)
+		case StatusRevoked:
+			t := con.RevokedAt
+			if con.Deadline != nil && (t == nil || con.Deadline.Before(*t)) {
+				t = con.Deadline
+			}
+			later(t)
+		}
+	}
+	if last == nil {
+		t := created
+		return &t
+	}
+	u := last.UTC()
+	return &u
+}
+
+// ExpiringQuery selects one page of the re-permission list: the tenant's records whose
+// general-contact consent Consent (ConsentGeneralContactEmail or ConsentGeneralContactPhone)
+// is stored as granted with a deadline after After and at or before Until, of records not
+// anonymised, ordered by deadline, then record id; after Cursor when it is set.
+type ExpiringQuery struct {
+	Consent string
+	FormID  string // "" = every form
+	After   time.Time
+	Until   time.Time
+	Cursor  *ExpiringCursor
+	Limit   int
+}
+
+// ExpiringCursor is the position after the last item of a page: its deadline and record id.
+type ExpiringCursor struct {
+	Deadline time.Time
+	ID       string
+}
+
+// DueQuery selects the tenant's records of FormID ("" = the records of no form) that are not
+// anonymised and whose retention basis (From: RetentionFromCreated or
+// RetentionFromConsentsLapsed) is at or before Before, oldest first, at most Limit.
+type DueQuery struct {
+	FormID string
+	From   string
+	Before time.Time
+	Limit  int
+}
+
+// RightsRepo is what the access export, the re-permission list and retention read; every
+// store's RecordRepo has it.
+type RightsRepo interface {
+	// Expiring returns one page of the re-permission list, through an index ordered by deadline.
+	Expiring(ctx context.Context, tenantID string, q ExpiringQuery) ([]Record, error)
+	// Due returns records retention anonymises, through an index (Limit 0: no limit).
+	Due(ctx context.Context, tenantID string, q DueQuery) ([]Record, error)
+	// CountDue counts what Due would return without a limit.
+	CountDue(ctx context.Context, tenantID string, q DueQuery) (int64, error)
+}
