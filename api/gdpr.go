@@ -7,19 +7,7 @@ import (
 
 // anonymise is POST /api/v1/gdpr/search-and-anonymise (docs/API.md §5).
 func (s *server) anonymise(c *fiber.Ctx) error {
-	body, err := decodeObject(c.Body())
-	if err != nil {
-		return err
-	}
-	email, err := optionalString(body, "email")
-	if err != nil {
-		return err
-	}
-	phone, err := optionalString(body, "phoneNumber")
-	if err != nil {
-		return err
-	}
-	id, err := identity(email, phone, "email", "phoneNumber")
+	id, err := bodyIdentity(c, "phoneNumber")
 	if err != nil {
 		return err
 	}
@@ -34,6 +22,24 @@ func (s *server) anonymise(c *fiber.Ctx) error {
 }
 
 // optionalString reads a key that may be absent, null or a string.
+// bodyIdentity reads the person a JSON body names: "email" and the phone field (phoneField),
+// each optional but at least one, under the same rules wherever a body names a person.
+func bodyIdentity(c *fiber.Ctx, phoneField string) (ops.Identity, error) {
+	body, err := decodeObject(c.Body())
+	if err != nil {
+		return ops.Identity{}, err
+	}
+	email, err := optionalString(body, "email")
+	if err != nil {
+		return ops.Identity{}, err
+	}
+	phone, err := optionalString(body, phoneField)
+	if err != nil {
+		return ops.Identity{}, err
+	}
+	return identity(email, phone, "email", phoneField)
+}
+
 func optionalString(body map[string]any, key string) (string, error) {
 	v, ok := body[key]
 	if !ok || v == nil {

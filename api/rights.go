@@ -13,19 +13,7 @@ import (
 // exportPerson is POST /api/v1/gdpr/export (docs/API.md §5.5): the body follows the rules of
 // search-and-anonymise.
 func (s *server) exportPerson(c *fiber.Ctx) error {
-	body, err := decodeObject(c.Body())
-	if err != nil {
-		return err
-	}
-	email, err := optionalString(body, "email")
-	if err != nil {
-		return err
-	}
-	phone, err := optionalString(body, "phoneNumber")
-	if err != nil {
-		return err
-	}
-	id, err := identity(email, phone, "email", "phoneNumber")
+	id, err := bodyIdentity(c, "phoneNumber")
 	if err != nil {
 		return err
 	}

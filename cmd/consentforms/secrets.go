@@ -130,20 +130,10 @@ func createSecrets(path string) (secrets, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return s, fmt.Errorf("secrets file: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".secrets-*")
-	if err != nil {
-		return s, fmt.Errorf("secrets file: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(b)
+	tmp, err := writeAside(dir, b)
 	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Link(tmp.Name(), path)
+		defer os.Remove(tmp)
+		err = os.Link(tmp, path)
 	}
 	if errors.Is(err, fs.ErrExist) {
 		b, err := os.ReadFile(path)
@@ -248,11 +238,24 @@ func nextKeyID(id string) string {
 // synced, then renamed into place).
 func replaceSecrets(path string, s secrets) error {
 	b, _ := json.Marshal(s)
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".secrets-*")
+	tmp, err := writeAside(filepath.Dir(path), b)
+	if err == nil {
+		defer os.Remove(tmp)
+		err = os.Rename(tmp, path)
+	}
 	if err != nil {
 		return fmt.Errorf("secrets file: %w", err)
 	}
-	defer os.Remove(tmp.Name())
+	return nil
+}
+
+// writeAside writes b to a new temporary file in dir (0600, synced, closed) and returns its
+// name, for the caller to link or rename into place; on an error nothing is left behind.
+func writeAside(dir string, b []byte) (string, error) {
+	tmp, err := os.CreateTemp(dir, ".secrets-*")
+	if err != nil {
+		return "", err
+	}
 	_, err = tmp.Write(b)
 	if err == nil {
 		err = tmp.Sync()
@@ -260,11 +263,9 @@ func replaceSecrets(path string, s secrets) error {
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
 	if err != nil {
-		return fmt.Errorf("secrets file: %w", err)
+		os.Remove(tmp.Name())
+		return "", err
 	}
-	return nil
+	return tmp.Name(), nil
 }
