@@ -13,8 +13,7 @@ check-generated: ## Fail when a committed _templ.go file is stale.
 	@$(GO) tool templ generate >/dev/null 2>&1
 	@git diff --exit-code --stat -- '*_templ.go' || (echo "generated templ files are stale: run make generate and commit" && exit 1)
 
-test: check-generated ## The whole suite: vet, every test on SQLite, then the API scenarios again on MongoDB (its stand-in, FerretDB, on loopback).
-	$(GO) vet ./...
+test: lint ## The whole suite: lint (gofmt, vet, staticcheck, generated files), every test on SQLite, then the API scenarios again on MongoDB (its stand-in, FerretDB, on loopback).
 	$(GO) test -count=1 -timeout 14m ./...
 	$(MAKE) test-mongo
 
