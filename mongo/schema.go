@@ -20,6 +20,10 @@ const (
 	colAudit    = "audit"
 	colClaims   = "erasureclaims"
 	colSessions = "sessions"
+	// The head of each tenant's audit chain and the last verification of each chain, both
+	// keyed by tenant id (auditchain.go).
+	colAuditHeads         = "auditheads"
+	colAuditVerifications = "auditverifications"
 )
 
 // recordCollections maps each record kind to its collection.
@@ -58,9 +62,14 @@ func schema() map[string][]index {
 			{name: "tenant_actor_time", keys: bson.D{asc("tenantId"), asc("actor"), desc("time"), desc("seq")}},
 			// The platform admin's log spans tenants.
 			{name: "time", keys: bson.D{desc("time"), desc("seq")}},
+			// A tenant's hash chain in order (audit verify). Not unique: a unique index must
+			// begin with the shard key; the chain head's compare-and-set keeps places unique.
+			{name: "tenant_chain", keys: bson.D{asc("tenantId"), asc("chain")}},
 		},
-		colSessions: {{name: "staff", keys: bson.D{asc("staffId")}}, {name: "expires", keys: bson.D{asc("expiresAt")}}},
-		colClaims:   {{name: "tenant_record_gen", keys: bson.D{asc("tenantId"), asc("recordId"), desc("gen")}}},
+		colAuditHeads:         nil,
+		colAuditVerifications: nil,
+		colSessions:           {{name: "staff", keys: bson.D{asc("staffId")}}, {name: "expires", keys: bson.D{asc("expiresAt")}}},
+		colClaims:             {{name: "tenant_record_gen", keys: bson.D{asc("tenantId"), asc("recordId"), desc("gen")}}},
 	}
 	for _, name := range recordCollections {
 		s[name] = []index{

@@ -95,6 +95,9 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	retentionDone := make(chan struct{})
 	go func() { defer close(retentionDone); retentionLoop(jobCtx, svc, retentionEvery, log) }()
 	defer func() { stopJob(); <-retentionDone }()
+	verifyDone := make(chan struct{})
+	go func() { defer close(verifyDone); auditVerifyLoop(jobCtx, store, log) }()
+	defer func() { stopJob(); <-verifyDone }()
 
 	select {
 	case err := <-served:
@@ -135,7 +138,8 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 		Ops: svc, Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now, TrustedProxies: prefixStrings(proxies),
 		ObserveRequest: m.Request})
 	admin.Mount(app, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
-		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions}, Ops: svc,
+		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions,
+		Chains: store.AuditChains}, Ops: svc,
 		Enforcer: enf, Logger: log, SessionKeys: ring.SessionKeys, TrustedProxies: proxies, PurgeKey: apiKeys.Purge, PurgeForm: forms.Purge, PurgeTenant: tens.Purge, Now: time.Now})
 	return app, svc, nil
 }

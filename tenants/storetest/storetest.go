@@ -27,6 +27,7 @@ func Run(t *testing.T, open Open) {
 		{"records", recordTests},
 		{"changes", changeTests},
 		{"audit", auditTests},
+		{"audit chain", auditChainTests},
 		{"transfer", transferTests},
 		{"sessions", sessionTests},
 		{"rights", rightsTests},
