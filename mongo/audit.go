@@ -64,6 +64,9 @@ func (r *Audit) Append(ctx context.Context, entries ...tenants.AuditEntry) error
 // is nil).
 func (r *Audit) appendChained(ctx context.Context, entries []tenants.AuditEntry, check []bool) []error {
 	errs := make([]error, len(entries))
+	// Numbered here, in the order given: entries of one time list in order of append, across
+	// tenants too.
+	first := r.seq.take(len(entries))
 	byTenant := map[string][]int{}
 	for i, e := range entries {
 		byTenant[e.TenantID] = append(byTenant[e.TenantID], i)
@@ -71,10 +74,10 @@ func (r *Audit) appendChained(ctx context.Context, entries []tenants.AuditEntry,
 	var wg sync.WaitGroup
 	for tenantID, idx := range byTenant {
 		wg.Go(func() {
-			es := make([]tenants.AuditEntry, len(idx))
+			es := make([]auditDoc, len(idx))
 			ck := make([]bool, len(idx))
 			for j, i := range idx {
-				es[j], ck[j] = entries[i], check == nil || check[i]
+				es[j], ck[j] = auditDoc{AuditEntry: entries[i], Seq: first + int64(i)}, check == nil || check[i]
 			}
 			err := r.chains.append(ctx, tenantID, es, ck)
 			for _, i := range idx {

@@ -60,7 +60,7 @@ func (c *chains) lock(tenantID string) func() {
 // append adds entries, all of tenantID, at the end of its chain. An entry that may exist
 // already (check[i], or all when check is nil: ids derived from what they record) is looked
 // up first and left out when it does: it has its place in the chain.
-func (c *chains) append(ctx context.Context, tenantID string, entries []tenants.AuditEntry, check []bool) error {
+func (c *chains) append(ctx context.Context, tenantID string, entries []auditDoc, check []bool) error {
 	defer c.lock(tenantID)()
 	entries, err := c.leaveOutExisting(ctx, tenantID, entries, check)
 	if err != nil || len(entries) == 0 {
@@ -71,13 +71,12 @@ func (c *chains) append(ctx context.Context, tenantID string, entries []tenants.
 		if err != nil {
 			return err
 		}
-		linked := make([]tenants.AuditEntry, len(entries))
+		docs := make([]any, len(entries))
 		next := head
-		for i, e := range entries {
-			next = next.Link(&e)
-			linked[i] = e
+		for i, d := range entries {
+			next = next.Link(&d.AuditEntry)
+			docs[i] = d
 		}
-		docs := c.audit.docs(linked)
 		moved, err := c.move(ctx, tenantID, head, next, docs)
 		if err != nil {
 			return err
@@ -99,7 +98,7 @@ func (c *chains) append(ctx context.Context, tenantID string, entries []tenants.
 }
 
 // leaveOutExisting drops the entries to check whose ids are stored.
-func (c *chains) leaveOutExisting(ctx context.Context, tenantID string, entries []tenants.AuditEntry, check []bool) ([]tenants.AuditEntry, error) {
+func (c *chains) leaveOutExisting(ctx context.Context, tenantID string, entries []auditDoc, check []bool) ([]auditDoc, error) {
 	var ids []string
 	for i, e := range entries {
 		if e.ID != "" && (check == nil || check[i]) {
