@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"strconv"
 	"sync"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -14,36 +15,47 @@ import (
 )
 
 // The audit chain on MongoDB. Several instances append and there are no multi-document
-// transactions, so each tenant's chain has a head document (collection auditheads, _id the
-// tenant id) that says where the chain ends and carries the entries of the last append:
+// transactions. Each append claims its places in the tenant's chain with a link document
+// (collection auditlinks, _id "<tenant>:<first place>") that holds the places it takes, the
+// hash of its last entry and, until they are stored, the entries themselves:
 //
-//  1. read the head (or use the one this process wrote last) and, when another process wrote
-//     it, insert its pending entries (a no-op when they are there: same ids);
-//  2. link the new entries after it and move the head with a compare-and-set on its place
-//     and hash, the new entries as its pending ones; when another append moved it first,
-//     start again at 1;
-//  3. insert the new entries.
+//  1. take the head: the link this process inserted last, or else the tenant's latest link,
+//     whose entries, when it still holds them, are inserted first (a no-op when they are
+//     there: same ids);
+//  2. link the new entries after the head and insert the link claiming the next place; an
+//     insert is atomic on its _id on MongoDB and FerretDB alike (a conditional update is
+//     not atomic on FerretDB), so of two appends racing for a place one gets a duplicate key
+//     and starts again at 1;
+//  3. insert the entries, then drop them from the link.
 //
-// A crash after 2 leaves the head ahead of the entries; the next append to the tenant (step
-// 1) or audit verify inserts them, so the chain is whole again: nothing is lost and nothing
-// forks. Within a process, appends of one tenant wait for each other (a striped lock), so the
-// compare-and-set fails only when instances race. docs/STORAGE.md has the same in prose.
+// Places are claimed in ranges that follow each other, so a head is always where a link ends
+// and the next link starts right after it. A crash after 2 leaves a link holding entries that
+// are not stored; the next append to the tenant (step 1) or audit verify stores them, so the
+// chain is whole again: nothing is lost and nothing forks. Within a process, appends of one
+// tenant wait for each other (a striped lock), so claims collide only when instances race.
+// docs/STORAGE.md has the same in prose.
 type chains struct {
-	heads *mongo.Collection
+	links *mongo.Collection
 	audit *Audit
 
 	stripes [64]sync.Mutex
 	mu      sync.Mutex
-	// mine are the heads this process moved and completed (step 3 done), per tenant.
+	// mine are the heads this process linked and completed (step 3 done), per tenant.
 	mine map[string]tenants.ChainHead
 }
 
-// headDoc is a tenant's chain head as stored.
-type headDoc struct {
-	TenantID string     `bson:"_id"`
-	Chain    int64      `bson:"chain"`
+// linkDoc claims the places First..Last of a tenant's chain.
+type linkDoc struct {
+	ID       string     `bson:"_id"`
+	TenantID string     `bson:"tenantId"`
+	First    int64      `bson:"first"`
+	Last     int64      `bson:"last"`
 	Hash     string     `bson:"hash"`
-	Pending  []auditDoc `bson:"pending"`
+	Entries  []auditDoc `bson:"entries,omitempty"`
+}
+
+func linkID(tenantID string, first int64) string {
+	return tenantID + ":" + strconv.FormatInt(first, 10)
 }
 
 // maxCASTries bounds the retries of one append while other instances keep winning.
@@ -72,18 +84,18 @@ func (c *chains) append(ctx context.Context, tenantID string, entries []auditDoc
 			return err
 		}
 		docs := make([]any, len(entries))
+		link := linkDoc{ID: linkID(tenantID, head.Chain+1), TenantID: tenantID, First: head.Chain + 1, Entries: make([]auditDoc, len(entries))}
 		next := head
 		for i, d := range entries {
 			next = next.Link(&d.AuditEntry)
-			docs[i] = d
+			docs[i], link.Entries[i] = d, d
 		}
-		moved, err := c.move(ctx, tenantID, head, next, docs)
-		if err != nil {
-			return err
-		}
-		if !moved {
+		link.Last, link.Hash = next.Chain, next.Hash
+		if _, err := c.links.InsertOne(ctx, link); mongo.IsDuplicateKeyError(err) {
 			c.forget(tenantID)
 			continue
+		} else if err != nil {
+			return translate("link audit entries", err)
 		}
 		if err := c.insert(ctx, docs); err != nil {
 			c.forget(tenantID) // the next append completes it
@@ -92,6 +104,9 @@ func (c *chains) append(ctx context.Context, tenantID string, entries []auditDoc
 		c.mu.Lock()
 		c.mine[tenantID] = next
 		c.mu.Unlock()
+		// The entries are stored: the link need not hold them any more. Should this fail,
+		// they are stored again, as a no-op, by whoever reads the link next.
+		_, _ = c.links.UpdateOne(ctx, bson.D{{Key: "_id", Value: link.ID}}, bson.D{{Key: "$unset", Value: bson.D{{Key: "entries", Value: ""}}}})
 		return nil
 	}
 	return fmt.Errorf("append audit: the chain of a tenant kept moving: %w", tenants.ErrUnavailable)
@@ -140,40 +155,21 @@ func (c *chains) head(ctx context.Context, tenantID string) (tenants.ChainHead, 
 	return c.complete(ctx, tenantID)
 }
 
-// complete reads the tenant's stored head and inserts its pending entries.
+// complete reads the tenant's latest link and stores the entries it still holds.
 func (c *chains) complete(ctx context.Context, tenantID string) (tenants.ChainHead, error) {
-	var d headDoc
-	err := c.heads.FindOne(ctx, bson.D{{Key: "_id", Value: tenantID}}).Decode(&d)
+	var d linkDoc
+	err := c.links.FindOne(ctx, bson.D{{Key: "tenantId", Value: tenantID}}, options.FindOne().SetSort(bson.D{asc("tenantId"), desc("first")})).Decode(&d)
 	if errors.Is(err, mongo.ErrNoDocuments) {
 		return tenants.ChainHead{}, nil
 	}
 	if err != nil {
 		return tenants.ChainHead{}, translate("read audit chain", err)
 	}
-	docs := make([]any, len(d.Pending))
-	for i, p := range d.Pending {
+	docs := make([]any, len(d.Entries))
+	for i, p := range d.Entries {
 		docs[i] = p
 	}
-	return tenants.ChainHead{Chain: d.Chain, Hash: d.Hash}, c.insert(ctx, docs)
-}
-
-// move sets the head to next, with docs pending, if it is still at from.
-func (c *chains) move(ctx context.Context, tenantID string, from, next tenants.ChainHead, docs []any) (bool, error) {
-	pending := bson.A(docs)
-	if from.Chain == 0 {
-		_, err := c.heads.InsertOne(ctx, bson.D{{Key: "_id", Value: tenantID}, {Key: "chain", Value: next.Chain},
-			{Key: "hash", Value: next.Hash}, {Key: "pending", Value: pending}})
-		if mongo.IsDuplicateKeyError(err) {
-			return false, nil
-		}
-		return err == nil, translate("move audit chain", err)
-	}
-	res, err := c.heads.UpdateOne(ctx, bson.D{{Key: "_id", Value: tenantID}, {Key: "chain", Value: from.Chain}, {Key: "hash", Value: from.Hash}},
-		bson.D{{Key: "$set", Value: bson.D{{Key: "chain", Value: next.Chain}, {Key: "hash", Value: next.Hash}, {Key: "pending", Value: pending}}}})
-	if err != nil {
-		return false, translate("move audit chain", err)
-	}
-	return res.MatchedCount == 1, nil
+	return tenants.ChainHead{Chain: d.Last, Hash: d.Hash}, c.insert(ctx, docs)
 }
 
 // insert stores entries; those whose id exists are skipped.
@@ -203,8 +199,9 @@ func (c *chains) forget(tenantID string) {
 	c.mu.Unlock()
 }
 
-// advance moves each tenant's head to the last of the imported chained entries when it lies
-// behind it, so that appends after an import continue the imported chains.
+// advance links the imported chained entries of each tenant that has no link yet, so that
+// appends after an import continue the imported chains. Importing into a tenant that has a
+// chain of its own is not supported: its places would collide (audit verify reports it).
 func (c *chains) advance(ctx context.Context, imported []tenants.AuditEntry) error {
 	last := map[string]tenants.AuditEntry{}
 	for _, e := range imported {
@@ -213,14 +210,10 @@ func (c *chains) advance(ctx context.Context, imported []tenants.AuditEntry) err
 		}
 	}
 	for tenantID, e := range last {
-		unlock := c.lock(tenantID)
-		_, err := c.heads.UpdateOne(ctx, bson.D{{Key: "_id", Value: tenantID}, {Key: "chain", Value: bson.D{{Key: "$lt", Value: e.Chain}}}},
-			bson.D{{Key: "$set", Value: bson.D{{Key: "chain", Value: e.Chain}, {Key: "hash", Value: e.Hash}, {Key: "pending", Value: bson.A{}}}}},
-			options.UpdateOne().SetUpsert(true))
+		_, err := c.links.InsertOne(ctx, linkDoc{ID: linkID(tenantID, 1), TenantID: tenantID, First: 1, Last: e.Chain, Hash: e.Hash})
 		c.forget(tenantID)
-		unlock()
 		if err != nil && !mongo.IsDuplicateKeyError(err) {
-			return translate("advance audit chain", err)
+			return translate("link imported audit entries", err)
 		}
 	}
 	return nil

@@ -3,6 +3,7 @@ package mongo
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -19,21 +20,16 @@ type AuditChains struct {
 
 var _ tenants.AuditChainRepo = (*AuditChains)(nil)
 
-// ChainTenants lists the tenants with a chain head.
+// ChainTenants lists the tenants with a chain.
 func (r *AuditChains) ChainTenants(ctx context.Context) ([]string, error) {
 	var ids []string
-	err := eachDoc(ctx, r.chains.heads, "list audit chains", bson.D{}, options.Find().SetProjection(bson.D{asc("_id")}).SetSort(bson.D{asc("_id")}),
-		func(d struct {
-			ID string `bson:"_id"`
-		}) error {
-			ids = append(ids, d.ID)
-			return nil
-		})
-	return ids, err
+	err := r.chains.links.Distinct(ctx, "tenantId", bson.D{}).Decode(&ids)
+	slices.Sort(ids)
+	return ids, translate("list audit chains", err)
 }
 
-// EachChained completes the tenant's last append when a crash interrupted it (the head's
-// pending entries) and streams its chain in order. A chain that ends before its head lost
+// EachChained completes the tenant's last append when a crash interrupted it (the entries its
+// latest link holds) and streams its chain in order. A chain that ends before its head lost
 // its end: the walk is handed the head as the entry that follows, which breaks it there.
 func (r *AuditChains) EachChained(ctx context.Context, tenantID string, fn func(tenants.AuditEntry) error) error {
 	unlock := r.chains.lock(tenantID)

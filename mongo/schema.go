@@ -20,9 +20,9 @@ const (
 	colAudit    = "audit"
 	colClaims   = "erasureclaims"
 	colSessions = "sessions"
-	// The head of each tenant's audit chain and the last verification of each chain, both
-	// keyed by tenant id (auditchain.go).
-	colAuditHeads         = "auditheads"
+	// The links of the tenants' audit chains (auditchain.go) and the last verification of
+	// each chain, keyed by tenant id.
+	colAuditLinks         = "auditlinks"
 	colAuditVerifications = "auditverifications"
 )
 
@@ -63,10 +63,10 @@ func schema() map[string][]index {
 			// The platform admin's log spans tenants.
 			{name: "time", keys: bson.D{desc("time"), desc("seq")}},
 			// A tenant's hash chain in order (audit verify). Not unique: a unique index must
-			// begin with the shard key; the chain head's compare-and-set keeps places unique.
+			// begin with the shard key; the links (auditlinks) keep places unique.
 			{name: "tenant_chain", keys: bson.D{asc("tenantId"), asc("chain")}},
 		},
-		colAuditHeads:         nil,
+		colAuditLinks:         {{name: "tenant_first", keys: bson.D{asc("tenantId"), desc("first")}}},
 		colAuditVerifications: nil,
 		colSessions:           {{name: "staff", keys: bson.D{asc("staffId")}}, {name: "expires", keys: bson.D{asc("expiresAt")}}},
 		colClaims:             {{name: "tenant_record_gen", keys: bson.D{asc("tenantId"), asc("recordId"), desc("gen")}}},

@@ -77,7 +77,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Sessions = &Sessions{c: s.db.Collection(colSessions)}
 	s.Tokens = &WebhookTokens{c: s.db.Collection(colTokens)}
 	s.Audit = &Audit{c: s.db.Collection(colAudit), seq: &s.seq}
-	s.Audit.chains = &chains{heads: s.db.Collection(colAuditHeads), audit: s.Audit, mine: map[string]tenants.ChainHead{}}
+	s.Audit.chains = &chains{links: s.db.Collection(colAuditLinks), audit: s.Audit, mine: map[string]tenants.ChainHead{}}
 	s.AuditChains = &AuditChains{chains: s.Audit.chains, verifications: s.db.Collection(colAuditVerifications)}
 	s.Records = newRecords(s.db)
 	s.claims = &claims{c: s.db.Collection(colClaims)}
