@@ -24,6 +24,9 @@ const (
 	// each chain, keyed by tenant id.
 	colAuditLinks         = "auditlinks"
 	colAuditVerifications = "auditverifications"
+	// Inbound webhook diagnostics (webhookdiag.go).
+	colWebhookDiag = "webhookdiag"
+	colWebhookDays = "webhookdays"
 )
 
 // recordCollections maps each record kind to its collection.
@@ -68,6 +71,8 @@ func schema() map[string][]index {
 		},
 		colAuditLinks:         {{name: "tenant_first", keys: bson.D{asc("tenantId"), desc("first")}}},
 		colAuditVerifications: nil,
+		colWebhookDiag:        {{name: "tenant_provider", keys: bson.D{asc("tenantId"), asc("provider")}}},
+		colWebhookDays:        {{name: "tenant_provider_day", keys: bson.D{asc("tenantId"), asc("provider"), desc("day")}}},
 		colSessions:           {{name: "staff", keys: bson.D{asc("staffId")}}, {name: "expires", keys: bson.D{asc("expiresAt")}}},
 		colClaims:             {{name: "tenant_record_gen", keys: bson.D{asc("tenantId"), asc("recordId"), desc("gen")}}},
 	}

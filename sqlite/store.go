@@ -49,6 +49,8 @@ type Store struct {
 	Audit   *Audit
 	// AuditChains walks the audit log's hash chains.
 	AuditChains *AuditChains
+	// WebhookDiag keeps the inbound webhook diagnostics.
+	WebhookDiag *WebhookDiag
 	Records     *Records
 	Sessions    *Sessions
 	Writer      *Writer
@@ -108,6 +110,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Tokens = &WebhookTokens{s: s}
 	s.Audit = &Audit{s: s}
 	s.AuditChains = &AuditChains{s: s}
+	s.WebhookDiag = &WebhookDiag{s: s}
 	s.Records = &Records{s: s}
 	s.Sessions = &Sessions{s: s}
 	s.Transfer = &Transfer{s: s}
@@ -124,7 +127,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
 	return tenants.Stores{Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
-		Audit: s.Audit, AuditChains: s.AuditChains, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Writer, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
+		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Writer, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
 }
 
 // Ping checks that the database answers.

@@ -120,6 +120,8 @@ type Stores struct {
 	Audit   AuditRepo
 	// AuditChains walks the audit log's hash chains (consentforms audit verify).
 	AuditChains AuditChainRepo
+	// WebhookDiag keeps the inbound webhook diagnostics.
+	WebhookDiag WebhookDiagRepo
 	Records     RecordRepo
 	Sessions    SessionRepo
 	// MatchKeys re-derives people's lookups (consentforms rehash).

@@ -28,6 +28,7 @@ func Run(t *testing.T, open Open) {
 		{"changes", changeTests},
 		{"audit", auditTests},
 		{"audit chain", auditChainTests},
+		{"webhook diagnostics", webhookDiagTests},
 		{"transfer", transferTests},
 		{"sessions", sessionTests},
 		{"rights", rightsTests},

@@ -21,7 +21,30 @@ CREATE TABLE IF NOT EXISTS audit_verifications (
     broken_id   TEXT NOT NULL
 );
 
+-- Inbound webhook diagnostics per tenant and provider (docs/API.md §8.4): the last delivery and
+-- the last refusal (its reason only), and counts per day, 30 days kept. Times are Unix ms.
+CREATE TABLE IF NOT EXISTS webhook_diag (
+    tenant_id        TEXT NOT NULL,
+    provider         TEXT NOT NULL,
+    last_delivery_at INTEGER NOT NULL DEFAULT 0,
+    last_events      INTEGER NOT NULL DEFAULT 0,
+    last_unsubscribed INTEGER NOT NULL DEFAULT 0,
+    last_refusal_at  INTEGER NOT NULL DEFAULT 0,
+    last_reason      TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (tenant_id, provider)
+);
+CREATE TABLE IF NOT EXISTS webhook_days (
+    tenant_id TEXT NOT NULL,
+    provider  TEXT NOT NULL,
+    day       TEXT NOT NULL,
+    accepted  INTEGER NOT NULL DEFAULT 0,
+    refused   INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (tenant_id, provider, day)
+);
+
 -- +goose Down
+DROP TABLE webhook_days;
+DROP TABLE webhook_diag;
 DROP TABLE audit_verifications;
 DROP INDEX audit_chain;
 ALTER TABLE audit DROP COLUMN hash;
