@@ -51,6 +51,7 @@ type linkDoc struct {
 	First    int64      `bson:"first"`
 	Last     int64      `bson:"last"`
 	Hash     string     `bson:"hash"`
+	LastID   string     `bson:"lastId"` // the id of the entry at Last
 	Entries  []auditDoc `bson:"entries,omitempty"`
 }
 
@@ -90,7 +91,7 @@ func (c *chains) append(ctx context.Context, tenantID string, entries []auditDoc
 			next = next.Link(&d.AuditEntry)
 			docs[i], link.Entries[i] = d, d
 		}
-		link.Last, link.Hash = next.Chain, next.Hash
+		link.Last, link.Hash, link.LastID = next.Chain, next.Hash, entries[len(entries)-1].ID
 		if _, err := c.links.InsertOne(ctx, link); mongo.IsDuplicateKeyError(err) {
 			c.forget(tenantID)
 			continue
@@ -152,24 +153,26 @@ func (c *chains) head(ctx context.Context, tenantID string) (tenants.ChainHead, 
 	if ok {
 		return h, nil
 	}
-	return c.complete(ctx, tenantID)
+	head, _, err := c.complete(ctx, tenantID)
+	return head, err
 }
 
-// complete reads the tenant's latest link and stores the entries it still holds.
-func (c *chains) complete(ctx context.Context, tenantID string) (tenants.ChainHead, error) {
+// complete reads the tenant's latest link and stores the entries it still holds. It returns
+// the head and the id of the entry there.
+func (c *chains) complete(ctx context.Context, tenantID string) (tenants.ChainHead, string, error) {
 	var d linkDoc
 	err := c.links.FindOne(ctx, bson.D{{Key: "tenantId", Value: tenantID}}, options.FindOne().SetSort(bson.D{asc("tenantId"), desc("first")})).Decode(&d)
 	if errors.Is(err, mongo.ErrNoDocuments) {
-		return tenants.ChainHead{}, nil
+		return tenants.ChainHead{}, "", nil
 	}
 	if err != nil {
-		return tenants.ChainHead{}, translate("read audit chain", err)
+		return tenants.ChainHead{}, "", translate("read audit chain", err)
 	}
 	docs := make([]any, len(d.Entries))
 	for i, p := range d.Entries {
 		docs[i] = p
 	}
-	return tenants.ChainHead{Chain: d.Last, Hash: d.Hash}, c.insert(ctx, docs)
+	return tenants.ChainHead{Chain: d.Last, Hash: d.Hash}, d.LastID, c.insert(ctx, docs)
 }
 
 // insert stores entries; those whose id exists are skipped.
@@ -210,7 +213,7 @@ func (c *chains) advance(ctx context.Context, imported []tenants.AuditEntry) err
 		}
 	}
 	for tenantID, e := range last {
-		_, err := c.links.InsertOne(ctx, linkDoc{ID: linkID(tenantID, 1), TenantID: tenantID, First: 1, Last: e.Chain, Hash: e.Hash})
+		_, err := c.links.InsertOne(ctx, linkDoc{ID: linkID(tenantID, 1), TenantID: tenantID, First: 1, Last: e.Chain, Hash: e.Hash, LastID: e.ID})
 		c.forget(tenantID)
 		if err != nil && !mongo.IsDuplicateKeyError(err) {
 			return translate("link imported audit entries", err)

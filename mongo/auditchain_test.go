@@ -65,7 +65,7 @@ func TestChainCrashAfterLink(t *testing.T) {
 				t.Fatal(err)
 			}
 			// What a crashed instance left: step 2 done, step 3 not.
-			head, err := s.Audit.chains.complete(ctx, "t")
+			head, _, err := s.Audit.chains.complete(ctx, "t")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -29,11 +29,12 @@ func (r *AuditChains) ChainTenants(ctx context.Context) ([]string, error) {
 }
 
 // EachChained completes the tenant's last append when a crash interrupted it (the entries its
-// latest link holds) and streams its chain in order. A chain that ends before its head lost
-// its end: the walk is handed the head as the entry that follows, which breaks it there.
+// latest link holds) and streams its chain in order. A chain that ends before its latest
+// link lost its end: the walk is handed the link's last entry as it should be, which breaks
+// the chain there, naming the entry that is missing.
 func (r *AuditChains) EachChained(ctx context.Context, tenantID string, fn func(tenants.AuditEntry) error) error {
 	unlock := r.chains.lock(tenantID)
-	head, err := r.chains.complete(ctx, tenantID)
+	head, lastID, err := r.chains.complete(ctx, tenantID)
 	unlock()
 	if err != nil {
 		return err
@@ -48,7 +49,7 @@ func (r *AuditChains) EachChained(ctx context.Context, tenantID string, fn func(
 	if err != nil || last >= head.Chain {
 		return err
 	}
-	return fn(tenants.AuditEntry{ID: "end-of-chain:" + tenantID, TenantID: tenantID, Chain: head.Chain, Hash: head.Hash})
+	return fn(tenants.AuditEntry{ID: lastID, TenantID: tenantID, Chain: head.Chain, Hash: head.Hash})
 }
 
 // verificationDoc is a tenant's last verification as stored.

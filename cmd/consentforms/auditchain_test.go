@@ -133,7 +133,8 @@ func TestAuditChainEdited(t *testing.T) {
 }
 
 // TestAuditChainRemovedOrReordered: removing an entry breaks the chain at the one after it;
-// swapping two entries' places breaks it at the first of them.
+// swapping two entries' places breaks it at the first of them; removing the last entry
+// breaks it at that entry.
 func TestAuditChainRemovedOrReordered(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
@@ -170,6 +171,25 @@ func TestAuditChainRemovedOrReordered(t *testing.T) {
 	})
 	if rep, err := auditVerifyCLI(t, s2, "--tenant", tn2); err == nil || rep.BrokenID != y.ID {
 		t.Fatalf("after a swap: %+v, %v; want broken at %s, now first of the two", rep, err, y.ID)
+	}
+
+	// The last entry removed after a verification saw it: the chain left is valid in itself,
+	// but no longer reaches that entry.
+	s3 := startServer(t)
+	tn3, entries3 := chainFixture(t, s3)
+	if rep, err := auditVerifyCLI(t, s3); err != nil || !rep.OK {
+		t.Fatalf("before: %+v, %v", rep, err)
+	}
+	last := entries3[len(entries3)-1]
+	tamper(t, s3, func(db *sql.DB) error {
+		_, err := db.Exec(`DELETE FROM audit WHERE id = ?`, last.ID)
+		return err
+	}, func(c *mongo.Collection) error {
+		_, err := c.DeleteOne(context.Background(), bson.D{{Key: "_id", Value: last.ID}})
+		return err
+	})
+	if rep, err := auditVerifyCLI(t, s3, "--tenant", tn3); err == nil || rep.BrokenID != last.ID {
+		t.Fatalf("after removing the last entry: %+v, %v; want broken at %s", rep, err, last.ID)
 	}
 }
 
