@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/consentforms/consentforms/tenants"
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -221,5 +222,29 @@ func TestAuditChainConcurrent(t *testing.T) {
 	}
 	if rep, err := auditVerifyCLI(t, s); err != nil || !rep.OK || rep.Entries != int64(len(entries)) {
 		t.Fatalf("audit verify = %+v, %v", rep, err)
+	}
+}
+
+// TestAuditVerifySchedule: the daily verification is due a minute after the first start, then
+// a day after the latest verification kept in the store, whichever instance ran it.
+func TestAuditVerifySchedule(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "CONSENTFORMS_RETENTION_EVERY=0")
+	store, err := openStore(context.Background(), configFrom(s.getenv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close(context.Background())
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	if d, err := untilVerification(context.Background(), store, now); err != nil || d != time.Minute {
+		t.Fatalf("before any verification: %v, %v; want a minute", d, err)
+	}
+	for _, at := range []time.Time{now.Add(-23 * time.Hour), now.Add(-30 * time.Hour)} {
+		if err := store.AuditChains.SaveVerification(context.Background(), tenants.ChainVerification{TenantID: "t_" + at.Format("15"), VerifiedAt: at, OK: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d, err := untilVerification(context.Background(), store, now); err != nil || d != time.Hour {
+		t.Fatalf("verified 23 h ago: %v, %v; want an hour", d, err)
 	}
 }
