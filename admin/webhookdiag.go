@@ -54,7 +54,7 @@ func (h *handler) webhookTest(c *fiber.Ctx, s *session) error {
 	}
 	res, err := unsubscribe.Parse(provider, ct, body)
 	if err != nil {
-		return h.redirect(c, web.PathWebhooks, web.Flash{Kind: web.FlashError, Text: fmt.Sprintf("Send test (%s): the sample was refused as a malformed body.", provider)})
+		return h.redirect(c, web.PathWebhooks, web.Flash{Kind: web.FlashError, Text: fmt.Sprintf("Send test (%s): the sample was refused as a malformed body.", providerLabel(provider))})
 	}
 	revoked := 0
 	for _, ev := range res.Events {
@@ -73,5 +73,15 @@ func (h *handler) webhookTest(c *fiber.Ctx, s *session) error {
 	}
 	h.Ops.WebhookDiag.Delivered(s.TenantID, provider, len(res.Events)+res.Ignored, revoked)
 	return h.redirect(c, web.PathWebhooks, success(fmt.Sprintf("Send test (%s): delivered — %d event(s) read, %d unsubscribe(s) applied (the sample address %s matches no one).",
-		provider, len(res.Events)+res.Ignored, revoked, unsubscribe.SampleAddress)))
+		providerLabel(provider), len(res.Events)+res.Ignored, revoked, unsubscribe.SampleAddress)))
+}
+
+// providerLabel is a provider's name as staff read it ("SendGrid").
+func providerLabel(provider string) string {
+	for _, p := range web.ProviderWebhooks("") {
+		if p.Provider == provider {
+			return p.Label
+		}
+	}
+	return provider
 }
