@@ -46,6 +46,9 @@ func (h *handler) auditLog(c *fiber.Ctx, s *session) error {
 		return err
 	}
 	p.Pager.HasNext = len(entries) > auditPerPage
+	if p.Chain, err = h.chainStatus(c.UserContext(), s); err != nil {
+		return err
+	}
 	if p.Entries, err = h.auditView(c.UserContext(), s, entries[:min(len(entries), auditPerPage)]); err != nil {
 		return err
 	}
@@ -69,7 +72,7 @@ func (h *handler) auditExport(c *fiber.Ctx, s *session) error {
 		ctx, cancel := context.WithTimeout(context.Background(), exportTimeout)
 		defer cancel()
 		cw := csv.NewWriter(w)
-		_ = cw.Write([]string{"time", "tenant", "actor", "action", "record_ids", "counts", "request_id"})
+		_ = cw.Write([]string{"time", "tenant", "actor", "action", "record_ids", "counts", "request_id", "id", "chain", "prev", "hash"})
 		write := func(e tenants.AuditEntry) error { return cw.Write(auditRow(e)) }
 		var err error
 		if all {
@@ -104,7 +107,7 @@ func auditRow(e tenants.AuditEntry) []string {
 		counts = append(counts, k+"="+strconv.Itoa(e.Counts[k]))
 	}
 	row := []string{e.Time.UTC().Format(time.RFC3339), e.TenantID, e.Actor, e.Action, strings.Join(e.RecordIDs, " "),
-		strings.Join(counts, " "), e.RequestID}
+		strings.Join(counts, " "), e.RequestID, e.ID, chainPos(e.Chain), e.Prev, e.Hash}
 	for i, v := range row {
 		row[i] = csvSafe(v)
 	}
@@ -153,4 +156,12 @@ func auditFilter(c *fiber.Ctx) (web.AuditFilter, tenants.AuditFilter, web.FieldE
 func (h *handler) appendAudit(c *fiber.Ctx, s *session, action string, ids []string, detail string) error {
 	return h.Store.Audit.Append(c.UserContext(), tenants.AuditEntry{Time: h.now(), TenantID: s.TenantID, Actor: actor(s),
 		Action: action, RecordIDs: ids, Detail: detail, RequestID: requestID(c)})
+}
+
+// chainPos is an entry's place in its tenant's chain; "" for an entry from before chaining.
+func chainPos(n int64) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.FormatInt(n, 10)
 }

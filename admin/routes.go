@@ -69,6 +69,7 @@ func (h *handler) routes() []route {
 		{post, web.PathMailchimpTokens + "/:id/revoke", t("admin:webhooks", "write"), signedIn, h.tokenRevoke},
 		{post, web.PathSendGridKey, t("admin:webhooks", "write"), signedIn, h.sendGridKeySave},
 		{post, web.PathSendGridKeyClear, t("admin:webhooks", "write"), signedIn, h.sendGridKeyClear},
+		{post, web.PathWebhookTests + "/:provider", t("admin:webhooks", "write"), signedIn, h.webhookTest},
 
 		{get, web.PathSubmissions, t("admin:submissions", "read"), signedIn, h.submissions},
 		// Finding a person by e-mail or phone reads contact data; before /:id, which would take "find".

@@ -18,6 +18,8 @@ type Store struct {
 	Records  RecordRepo
 	Tokens   TokenRepo
 	Sessions tenants.SessionRepo
+	// Chains reads the audit chain's verifications (the audit page).
+	Chains ChainRepo
 }
 
 // TenantRepo manages tenants.

@@ -34,6 +34,9 @@ func (h *handler) renderWebhooks(c *fiber.Ctx, s *session, status int, tokenName
 	if pasted != "" {
 		p.SendGridKey = pasted
 	}
+	if p.Deliveries, err = h.webhookDeliveries(c, s); err != nil {
+		return err
+	}
 	for _, tok := range list {
 		if tok.Provider == mailchimp {
 			p.MailchimpTokens = append(p.MailchimpTokens, web.WebhookTokenItem{ID: tok.ID, Prefix: "mct_" + tok.ID,

@@ -44,6 +44,8 @@ type Deps struct {
 	// ObserveRequest, when set, hears of every answered request (metrics): the route's
 	// pattern or "unmatched", never the path a client sent.
 	ObserveRequest func(method, route string, status int, took time.Duration)
+	// Diagnostics, when set, hears of every unsubscribe webhook delivery (docs/API.md §8.4).
+	Diagnostics WebhookRecorder
 }
 
 type server struct {
@@ -140,6 +142,7 @@ func New(d Deps) *fiber.App {
 	v1.Post("/phone-call-tasks", s.key("api:records", "write"), s.postPhoneCallTask)
 	v1.Post("/gdpr/search-and-anonymise", s.key("api:gdpr", "anonymise"), s.anonymise)
 	v1.Post("/gdpr/export", s.key("api:gdpr", "export"), s.exportPerson)
+	s.diagnoseRoutes(v1)
 	s.unsubscribeRoutes(v1)
 	return app
 }

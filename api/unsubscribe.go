@@ -56,8 +56,11 @@ func (s *server) mailchimpAuth(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if t.Provider != "mailchimp" || !t.Verify(secret) {
-		return denied
+	if t.Provider != "mailchimp" {
+		return refuse(c, t.TenantID, tenants.RefusedWrongScope, denied)
+	}
+	if !t.Verify(secret) {
+		return refuse(c, t.TenantID, tenants.RefusedUnknownToken, denied)
 	}
 	return s.admitTenant(c, t.TenantID, "token:"+t.ID)
 }
@@ -77,8 +80,11 @@ func (s *server) sendgridAuth(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if t.SendGridPublicKey == "" || unsubscribe.VerifySendGrid(t.SendGridPublicKey, sig, c.Get(sendgridTimestamp), c.Body(), s.Now()) != nil {
-		return denied
+	if t.SendGridPublicKey == "" {
+		return refuse(c, t.ID, tenants.RefusedBadSignature, denied)
+	}
+	if err := unsubscribe.VerifySendGrid(t.SendGridPublicKey, sig, c.Get(sendgridTimestamp), c.Body(), s.Now()); err != nil {
+		return refuse(c, t.ID, sendgridRefusal(err), denied)
 	}
 	return s.admitTenant(c, t.ID, "sendgrid:"+t.ID)
 }
@@ -108,6 +114,9 @@ func (s *server) unsubscribe(provider string) fiber.Handler {
 			ct = fiber.MIMEApplicationJSON
 		}
 		res, err := unsubscribe.Parse(provider, ct, c.Body())
+		if err != nil {
+			c.Locals(refusalKey, refusal{authOf(c).tenant.ID, tenants.RefusedMalformedBody})
+		}
 		switch {
 		case errors.Is(err, unsubscribe.ErrTooManyEvents):
 			return &Error{Status: fiber.StatusRequestEntityTooLarge, Kind: "PayloadTooLarge", Code: "too_many_events",
@@ -127,7 +136,7 @@ func (s *server) unsubscribe(provider string) fiber.Handler {
 		for _, ev := range res.Events {
 			id, err := eventIdentity(ev, res.Generic)
 			if err != nil {
-				return err
+				return refuse(c, a.tenant.ID, tenants.RefusedMalformedBody, err)
 			}
 			if (id == ops.Identity{}) || seen[id] {
 				continue
@@ -139,6 +148,7 @@ func (s *server) unsubscribe(provider string) fiber.Handler {
 			}
 			revoked += n
 		}
+		c.Locals(deliveryKey, delivery{events: len(res.Events) + res.Ignored, unsubscribed: revoked})
 		return c.JSON(fiber.Map{"success": true, "message": fmt.Sprintf(
 			"%d revoked: general contact consent withdrawn on %d matching submission(s); other consents unchanged.", revoked, revoked)})
 	}

@@ -17,8 +17,9 @@ import (
 // newest first through an index per filter (tenant, tenant+action, tenant+actor, and time
 // alone for the platform admin).
 type Audit struct {
-	c   *mongo.Collection
-	seq *sequence
+	c      *mongo.Collection
+	seq    *sequence
+	chains *chains
 }
 
 var _ tenants.AuditRepo = (*Audit)(nil)
@@ -46,10 +47,11 @@ func (s *sequence) take(n int) int64 {
 	return first
 }
 
-// Append stores entries; one whose id exists is not stored again, so a repeated job appends
-// nothing twice. An entry without an id gets a fresh one.
+// Append stores entries at the ends of their tenants' chains (auditchain.go); one whose id
+// exists is not stored again, so a repeated job appends nothing twice. An entry without an id
+// gets a fresh one.
 func (r *Audit) Append(ctx context.Context, entries ...tenants.AuditEntry) error {
-	for _, err := range r.insert(ctx, entries) {
+	for _, err := range r.appendChained(ctx, entries, nil) {
 		if err != nil {
 			return err
 		}
@@ -57,26 +59,33 @@ func (r *Audit) Append(ctx context.Context, entries ...tenants.AuditEntry) error
 	return nil
 }
 
-// insert appends entries in one unordered write and returns each entry's error: nil when it
-// was stored or its id exists, the write's error for all when the whole write failed.
-func (r *Audit) insert(ctx context.Context, entries []tenants.AuditEntry) []error {
+// appendChained appends entries, one chain append per tenant, the tenants at once, and
+// returns each entry's error. An entry with an id is looked up first when check[i] (or check
+// is nil).
+func (r *Audit) appendChained(ctx context.Context, entries []tenants.AuditEntry, check []bool) []error {
 	errs := make([]error, len(entries))
-	if len(entries) == 0 {
-		return errs
+	// Numbered here, in the order given: entries of one time list in order of append, across
+	// tenants too.
+	first := r.seq.take(len(entries))
+	byTenant := map[string][]int{}
+	for i, e := range entries {
+		byTenant[e.TenantID] = append(byTenant[e.TenantID], i)
 	}
-	_, err := r.c.InsertMany(ctx, r.docs(entries), options.InsertMany().SetOrdered(false))
-	if err == nil {
-		return errs
+	var wg sync.WaitGroup
+	for tenantID, idx := range byTenant {
+		wg.Go(func() {
+			es := make([]auditDoc, len(idx))
+			ck := make([]bool, len(idx))
+			for j, i := range idx {
+				es[j], ck[j] = auditDoc{AuditEntry: entries[i], Seq: first + int64(i)}, check == nil || check[i]
+			}
+			err := r.chains.append(ctx, tenantID, es, ck)
+			for _, i := range idx {
+				errs[i] = err
+			}
+		})
 	}
-	byIndex, ok := writeErrors(err)
-	for i := range errs {
-		switch code, failed := byIndex[i]; {
-		case !ok:
-			errs[i] = translate("append audit", err)
-		case failed && code != codeDuplicateKey:
-			errs[i] = writeError("append audit", code)
-		}
-	}
+	wg.Wait()
 	return errs
 }
 

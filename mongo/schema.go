@@ -20,6 +20,13 @@ const (
 	colAudit    = "audit"
 	colClaims   = "erasureclaims"
 	colSessions = "sessions"
+	// The links of the tenants' audit chains (auditchain.go) and the last verification of
+	// each chain, keyed by tenant id.
+	colAuditLinks         = "auditlinks"
+	colAuditVerifications = "auditverifications"
+	// Inbound webhook diagnostics (webhookdiag.go).
+	colWebhookDiag = "webhookdiag"
+	colWebhookDays = "webhookdays"
 )
 
 // recordCollections maps each record kind to its collection.
@@ -58,9 +65,16 @@ func schema() map[string][]index {
 			{name: "tenant_actor_time", keys: bson.D{asc("tenantId"), asc("actor"), desc("time"), desc("seq")}},
 			// The platform admin's log spans tenants.
 			{name: "time", keys: bson.D{desc("time"), desc("seq")}},
+			// A tenant's hash chain in order (audit verify). Not unique: a unique index must
+			// begin with the shard key; the links (auditlinks) keep places unique.
+			{name: "tenant_chain", keys: bson.D{asc("tenantId"), asc("chain")}},
 		},
-		colSessions: {{name: "staff", keys: bson.D{asc("staffId")}}, {name: "expires", keys: bson.D{asc("expiresAt")}}},
-		colClaims:   {{name: "tenant_record_gen", keys: bson.D{asc("tenantId"), asc("recordId"), desc("gen")}}},
+		colAuditLinks:         {{name: "tenant_first", keys: bson.D{asc("tenantId"), desc("first")}}},
+		colAuditVerifications: nil,
+		colWebhookDiag:        {{name: "tenant_provider", keys: bson.D{asc("tenantId"), asc("provider")}}},
+		colWebhookDays:        {{name: "tenant_provider_day", keys: bson.D{asc("tenantId"), asc("provider"), desc("day")}}},
+		colSessions:           {{name: "staff", keys: bson.D{asc("staffId")}}, {name: "expires", keys: bson.D{asc("expiresAt")}}},
+		colClaims:             {{name: "tenant_record_gen", keys: bson.D{asc("tenantId"), asc("recordId"), desc("gen")}}},
 	}
 	for _, name := range recordCollections {
 		s[name] = []index{

@@ -42,16 +42,20 @@ type Store struct {
 	seq    sequence
 	claims *claims
 
-	Tenants  *Tenants
-	APIKeys  *APIKeys
-	Forms    *Forms
-	Staff    *Staff
-	Tokens   *WebhookTokens
-	Audit    *Audit
-	Records  *Records
-	Sessions *Sessions
-	Writer   *Writer
-	Transfer *Transfer
+	Tenants *Tenants
+	APIKeys *APIKeys
+	Forms   *Forms
+	Staff   *Staff
+	Tokens  *WebhookTokens
+	Audit   *Audit
+	// AuditChains walks the audit log's hash chains.
+	AuditChains *AuditChains
+	// WebhookDiag keeps the inbound webhook diagnostics.
+	WebhookDiag *WebhookDiag
+	Records     *Records
+	Sessions    *Sessions
+	Writer      *Writer
+	Transfer    *Transfer
 }
 
 // Open connects, checks that the server answers, creates the collections and indexes that
@@ -75,6 +79,9 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Sessions = &Sessions{c: s.db.Collection(colSessions)}
 	s.Tokens = &WebhookTokens{c: s.db.Collection(colTokens)}
 	s.Audit = &Audit{c: s.db.Collection(colAudit), seq: &s.seq}
+	s.Audit.chains = &chains{links: s.db.Collection(colAuditLinks), audit: s.Audit, mine: map[string]tenants.ChainHead{}}
+	s.WebhookDiag = &WebhookDiag{diag: s.db.Collection(colWebhookDiag), days: s.db.Collection(colWebhookDays)}
+	s.AuditChains = &AuditChains{chains: s.Audit.chains, verifications: s.db.Collection(colAuditVerifications)}
 	s.Records = newRecords(s.db)
 	s.claims = &claims{c: s.db.Collection(colClaims)}
 	s.Transfer = &Transfer{s: s}
@@ -93,7 +100,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
 	return tenants.Stores{Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
-		Audit: s.Audit, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Records, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
+		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Records, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
 }
 
 // Ping checks that the primary answers; an error wraps tenants.ErrUnavailable unless ctx

@@ -116,7 +116,7 @@ func (t *Transfer) Import(ctx context.Context, items []tenants.Item) (int, error
 		}
 		added += n
 	}
-	return added, nil
+	return added, t.s.Audit.chains.advance(ctx, audit)
 }
 
 // insertNew inserts docs, skipping those whose id (or another unique key) exists, and returns

@@ -108,6 +108,9 @@ func ingestionEntryID(rec tenants.Record, action string) string { return rec.ID 
 func (w *Writer) appendAudit(ctx context.Context, batch []*ingestJob) {
 	var entries []tenants.AuditEntry
 	var owners []*ingestJob
+	// The entries of a new record cannot exist yet; those of a repeat are looked up first,
+	// so that only the missing ones take places in the chain.
+	var check []bool
 	for _, j := range batch {
 		if j.err != nil {
 			continue
@@ -118,9 +121,10 @@ func (w *Writer) appendAudit(ctx context.Context, batch []*ingestJob) {
 			}
 			entries = append(entries, e)
 			owners = append(owners, j)
+			check = append(check, !j.stored)
 		}
 	}
-	for i, err := range w.s.Audit.insert(ctx, entries) {
+	for i, err := range w.s.Audit.appendChained(ctx, entries, check) {
 		if err != nil {
 			owners[i].stored, owners[i].err = false, err
 		}

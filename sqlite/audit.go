@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"strings"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -15,10 +16,13 @@ type Audit struct{ s *Store }
 
 var _ tenants.AuditRepo = (*Audit)(nil)
 
-const auditCols = `id, time, tenant_id, actor, action, record_ids, counts, subject, detail, request_id`
+const auditCols = `id, time, tenant_id, actor, action, record_ids, counts, subject, detail, request_id, chain, prev, hash`
 
 // insertAudit is the statement appending one entry; an id that exists appends nothing.
-const insertAudit = `INSERT INTO audit (` + auditCols + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`
+const insertAudit = `INSERT INTO audit (` + auditCols + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`
+
+// chainHead reads the last entry of a tenant's chain.
+const chainHead = `SELECT chain, hash FROM audit WHERE tenant_id = ? AND chain IS NOT NULL ORDER BY chain DESC LIMIT 1`
 
 // Append stores entries in one transaction.
 func (r *Audit) Append(ctx context.Context, entries ...tenants.AuditEntry) error {
@@ -28,16 +32,34 @@ func (r *Audit) Append(ctx context.Context, entries ...tenants.AuditEntry) error
 	return r.s.Writer.inTx(ctx, func(_ *sql.Tx, st statements) error { return appendAudit(ctx, st, entries) })
 }
 
-// appendAudit writes entries, giving each without an id a fresh one.
+// appendAudit writes entries at the ends of their tenants' chains, giving each without an id
+// a fresh one. It runs in the writing connection's transaction, which holds SQLite's write
+// lock from its start (BEGIN IMMEDIATE): no other append, of this process or another, can
+// read or move a chain's head until it commits, so chains never fork. The transaction keeps
+// the heads it read or moved, so a batch reads each tenant's head once.
 func appendAudit(ctx context.Context, st statements, entries []tenants.AuditEntry) error {
 	for _, e := range entries {
+		head, ok := st.heads[e.TenantID]
+		if !ok {
+			err := st.head.QueryRowContext(ctx, e.TenantID).Scan(&head.Chain, &head.Hash)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return translate("read audit chain", err)
+			}
+		}
+		next := head.Link(&e)
 		args, err := auditArgs(e)
 		if err != nil {
 			return err
 		}
-		if _, err := st.audit.ExecContext(ctx, args...); err != nil {
+		res, err := st.audit.ExecContext(ctx, args...)
+		if err != nil {
 			return translate("append audit", err)
 		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			head = next
+		}
+		// An entry whose id exists was not appended: the head stays.
+		st.heads[e.TenantID] = head
 	}
 	return nil
 }
@@ -61,7 +83,8 @@ func auditArgs(e tenants.AuditEntry) ([]any, error) {
 		}
 		counts = sql.NullString{String: string(b), Valid: true}
 	}
-	return []any{e.ID, ms(e.Time), e.TenantID, e.Actor, e.Action, ids, counts, e.Subject, e.Detail, e.RequestID}, nil
+	chain := sql.NullInt64{Int64: e.Chain, Valid: e.Chain > 0}
+	return []any{e.ID, ms(e.Time), e.TenantID, e.Actor, e.Action, ids, counts, e.Subject, e.Detail, e.RequestID, chain, e.Prev, e.Hash}, nil
 }
 
 // List returns the tenant's entries matching f, newest first.
@@ -177,24 +200,23 @@ func (r *Audit) page(ctx context.Context, tenantID *string, f tenants.AuditFilte
 // scanAuditSeq reads an entry selected with its sequence number first.
 func scanAuditSeq(row scanner) (tenants.AuditEntry, int64, error) {
 	var seq int64
-	var e tenants.AuditEntry
-	var at int64
-	var ids, counts sql.NullString
-	if err := row.Scan(&seq, &e.ID, &at, &e.TenantID, &e.Actor, &e.Action, &ids, &counts, &e.Subject, &e.Detail, &e.RequestID); err != nil {
-		return e, 0, err
-	}
-	e.Time = fromMS(at)
-	return e, seq, decodeAuditJSON(&e, ids, counts)
+	e, err := scanAuditInto(row, &seq)
+	return e, seq, err
 }
 
-func scanAudit(row scanner) (tenants.AuditEntry, error) {
+func scanAudit(row scanner) (tenants.AuditEntry, error) { return scanAuditInto(row) }
+
+// scanAuditInto reads an entry selected as auditCols, after the destinations before.
+func scanAuditInto(row scanner, before ...any) (tenants.AuditEntry, error) {
 	var e tenants.AuditEntry
 	var at int64
 	var ids, counts sql.NullString
-	if err := row.Scan(&e.ID, &at, &e.TenantID, &e.Actor, &e.Action, &ids, &counts, &e.Subject, &e.Detail, &e.RequestID); err != nil {
+	var chain sql.NullInt64
+	dest := append(before, &e.ID, &at, &e.TenantID, &e.Actor, &e.Action, &ids, &counts, &e.Subject, &e.Detail, &e.RequestID, &chain, &e.Prev, &e.Hash)
+	if err := row.Scan(dest...); err != nil {
 		return e, err
 	}
-	e.Time = fromMS(at)
+	e.Time, e.Chain = fromMS(at), chain.Int64
 	return e, decodeAuditJSON(&e, ids, counts)
 }
 

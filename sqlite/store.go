@@ -41,16 +41,20 @@ type Store struct {
 	w    *sql.DB // the one writing connection
 	r    *sql.DB // read-only connections
 
-	Tenants  *Tenants
-	APIKeys  *APIKeys
-	Forms    *Forms
-	Staff    *Staff
-	Tokens   *WebhookTokens
-	Audit    *Audit
-	Records  *Records
-	Sessions *Sessions
-	Writer   *Writer
-	Transfer *Transfer
+	Tenants *Tenants
+	APIKeys *APIKeys
+	Forms   *Forms
+	Staff   *Staff
+	Tokens  *WebhookTokens
+	Audit   *Audit
+	// AuditChains walks the audit log's hash chains.
+	AuditChains *AuditChains
+	// WebhookDiag keeps the inbound webhook diagnostics.
+	WebhookDiag *WebhookDiag
+	Records     *Records
+	Sessions    *Sessions
+	Writer      *Writer
+	Transfer    *Transfer
 }
 
 // pragmas apply to every connection. busy_timeout lets a second process (the CLI) wait for
@@ -105,6 +109,8 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Staff = &Staff{s: s}
 	s.Tokens = &WebhookTokens{s: s}
 	s.Audit = &Audit{s: s}
+	s.AuditChains = &AuditChains{s: s}
+	s.WebhookDiag = &WebhookDiag{s: s}
 	s.Records = &Records{s: s}
 	s.Sessions = &Sessions{s: s}
 	s.Transfer = &Transfer{s: s}
@@ -121,7 +127,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
 	return tenants.Stores{Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
-		Audit: s.Audit, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Writer, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
+		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Writer, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
 }
 
 // Ping checks that the database answers.

@@ -139,7 +139,9 @@ func importItem(ctx context.Context, tx *sql.Tx, st statements, it tenants.Item)
 		if err != nil {
 			return 0, err
 		}
-		res, err = st.audit.ExecContext(ctx, args...)
+		// As exported: an entry keeps its place in its chain, and one whose id or place is
+		// taken is skipped. Appends after the import continue each chain from its last entry.
+		res, err = tx.ExecContext(ctx, `INSERT INTO audit (`+auditCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, args...)
 		if err != nil {
 			return 0, translate("import", err)
 		}

@@ -109,7 +109,9 @@ const (
 
 // statements are the writing connection's prepared statements.
 type statements struct {
-	record, key, audit *sql.Stmt
+	record, key, audit, head *sql.Stmt
+	// heads are the chain heads a transaction read or moved (appendAudit), per tenant.
+	heads map[string]tenants.ChainHead
 }
 
 func prepare(ctx context.Context, db *sql.DB) (statements, error) {
@@ -117,7 +119,7 @@ func prepare(ctx context.Context, db *sql.DB) (statements, error) {
 	for _, p := range []struct {
 		dst **sql.Stmt
 		q   string
-	}{{&st.record, insertRecord}, {&st.key, insertKey}, {&st.audit, insertAudit}} {
+	}{{&st.record, insertRecord}, {&st.key, insertKey}, {&st.audit, insertAudit}, {&st.head, chainHead}} {
 		s, err := db.PrepareContext(ctx, p.q)
 		if err != nil {
 			return st, fmt.Errorf("prepare: %w", err)
@@ -129,7 +131,8 @@ func prepare(ctx context.Context, db *sql.DB) (statements, error) {
 
 // in returns the statements bound to tx.
 func (st statements) in(ctx context.Context, tx *sql.Tx) statements {
-	return statements{record: tx.StmtContext(ctx, st.record), key: tx.StmtContext(ctx, st.key), audit: tx.StmtContext(ctx, st.audit)}
+	return statements{record: tx.StmtContext(ctx, st.record), key: tx.StmtContext(ctx, st.key), audit: tx.StmtContext(ctx, st.audit),
+		head: tx.StmtContext(ctx, st.head), heads: map[string]tenants.ChainHead{}}
 }
 
 // insertIngestions writes records with their match keys and audit entries; job.stored is

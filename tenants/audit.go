@@ -47,6 +47,11 @@ type AuditEntry struct {
 	Subject   string         `bson:"subject,omitempty" json:"subject,omitempty"`
 	Detail    string         `bson:"detail,omitempty" json:"detail,omitempty"`
 	RequestID string         `bson:"requestId,omitempty" json:"requestId,omitempty"`
+	// Chain, Prev and Hash place the entry in its tenant's hash chain (auditchain.go); the
+	// store sets them when it appends the entry.
+	Chain int64  `bson:"chain,omitempty" json:"chain,omitempty"`
+	Prev  string `bson:"prev,omitempty" json:"prev,omitempty"`
+	Hash  string `bson:"hash,omitempty" json:"hash,omitempty"`
 }
 
 // NewAuditID returns a fresh audit entry id: the time in nanoseconds, then random bits, in

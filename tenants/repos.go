@@ -112,14 +112,18 @@ type Item struct {
 
 // Stores is one open database: every repository, the writer, and its life cycle.
 type Stores struct {
-	Tenants  TenantRepo
-	APIKeys  KeyRepo
-	Forms    FormRepo
-	Staff    StaffRepo
-	Tokens   TokenRepo
-	Audit    AuditRepo
-	Records  RecordRepo
-	Sessions SessionRepo
+	Tenants TenantRepo
+	APIKeys KeyRepo
+	Forms   FormRepo
+	Staff   StaffRepo
+	Tokens  TokenRepo
+	Audit   AuditRepo
+	// AuditChains walks the audit log's hash chains (consentforms audit verify).
+	AuditChains AuditChainRepo
+	// WebhookDiag keeps the inbound webhook diagnostics.
+	WebhookDiag WebhookDiagRepo
+	Records     RecordRepo
+	Sessions    SessionRepo
 	// MatchKeys re-derives people's lookups (consentforms rehash).
 	MatchKeys MatchKeyRepo
 	Writer    Writer

@@ -267,6 +267,8 @@ type WebhooksPage struct {
 	SendGridKeySaved bool        // a key is stored (offers "Clear")
 	Errors           FieldErrors // keys: name, public_key
 	CanManage        bool
+	// Deliveries are the diagnostics of each provider's webhook, in ProviderWebhooks order.
+	Deliveries []WebhookDiagItem
 }
 
 // WebhookTokenIssuedPage shows a newly issued Mailchimp token and its full URL, once.

@@ -224,6 +224,7 @@ type AuditPage struct {
 	Entries []AuditEntry
 	Pager   Pager
 	Errors  FieldErrors // keys: from, to
+	Chain   ChainStatus // the last verification of the audit chain
 }
 
 // TenantItem is one tenant as listed.

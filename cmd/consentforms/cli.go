@@ -44,6 +44,8 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 		}
 	case "retention run":
 		run = runRetention
+	case "audit verify":
+		run = auditVerify(stdout, fs.String("tenant", "", "verify this tenant's chain only"))
 	case "key create":
 		tenant := fs.String("tenant", "", "tenant id")
 		scopes := fs.String("scopes", "", "comma-separated scopes, or all")

@@ -95,6 +95,15 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	retentionDone := make(chan struct{})
 	go func() { defer close(retentionDone); retentionLoop(jobCtx, svc, retentionEvery, log) }()
 	defer func() { stopJob(); <-retentionDone }()
+	diagDone := make(chan struct{})
+	go func() {
+		defer close(diagDone)
+		svc.WebhookDiag.Run(jobCtx, ops.WebhookDiagFlushEvery, func(err error) { log.Warn("webhook diagnostics", "err", err) })
+	}()
+	defer func() { stopJob(); <-diagDone }()
+	verifyDone := make(chan struct{})
+	go func() { defer close(verifyDone); auditVerifyLoop(jobCtx, store, log) }()
+	defer func() { stopJob(); <-verifyDone }()
 
 	select {
 	case err := <-served:
@@ -130,12 +139,14 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 	svc := &ops.Service{Records: store.Records, Forms: store.Forms, Writer: store.Writer,
 		Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now, Rights: store.Records, Audit: store.Audit, Catalogue: catalogue{store},
 		Observer: m}
+	svc.WebhookDiag = &ops.WebhookDiagnostics{Repo: store.WebhookDiag, Now: time.Now}
 	apiKeys, tens, forms := cache.NewKeys(store.APIKeys), cache.NewTenants(store.Tenants), cache.NewForms(store.Forms)
 	app := api.New(api.Deps{Keys: apiKeys, Tenants: tens, Forms: forms, Records: store.Records, Tokens: store.Tokens,
 		Ops: svc, Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now, TrustedProxies: prefixStrings(proxies),
-		ObserveRequest: m.Request})
+		ObserveRequest: m.Request, Diagnostics: svc.WebhookDiag})
 	admin.Mount(app, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
-		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions}, Ops: svc,
+		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions,
+		Chains: store.AuditChains}, Ops: svc,
 		Enforcer: enf, Logger: log, SessionKeys: ring.SessionKeys, TrustedProxies: proxies, PurgeKey: apiKeys.Purge, PurgeForm: forms.Purge, PurgeTenant: tens.Purge, Now: time.Now})
 	return app, svc, nil
 }

@@ -29,6 +29,8 @@ type Service struct {
 	Rights    tenants.RightsRepo
 	Audit     tenants.AuditLog
 	Catalogue Catalogue
+	// WebhookDiag records inbound webhook deliveries (webhookdiag.go; nil: none recorded).
+	WebhookDiag *WebhookDiagnostics
 }
 
 // Identity names a person: a normalised e-mail and/or E.164 phone ("" when not given).

@@ -27,6 +27,8 @@ func Run(t *testing.T, open Open) {
 		{"records", recordTests},
 		{"changes", changeTests},
 		{"audit", auditTests},
+		{"audit chain", auditChainTests},
+		{"webhook diagnostics", webhookDiagTests},
 		{"transfer", transferTests},
 		{"sessions", sessionTests},
 		{"rights", rightsTests},
