@@ -149,6 +149,9 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 		return err
 	}
 	defer store.Close(context.Background())
+	if err := ensureSecrets(ctx, cfg, store); err != nil {
+		return err
+	}
 	out, err := run(ctx, store)
 	if err != nil {
 		return fmt.Errorf("%s: %w", cmd, err)

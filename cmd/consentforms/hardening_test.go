@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -227,5 +228,46 @@ func TestLostSecretsFile(t *testing.T) {
 	}
 	if out := s.cli("rehash"); out["rehashed"] != float64(0) {
 		t.Errorf("a second rehash: %v, want nothing to do", out)
+	}
+}
+
+// TestProvisionBeforeFirstStart: the README's first steps provision with the CLI before the
+// server ever ran; the CLI creates the secrets file as a first start would, so the server
+// then starts on that data and finds the people submitted to it.
+func TestProvisionBeforeFirstStart(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env := map[string]string{"CONSENTFORMS_DATA_DIR": dir}
+	for _, kv := range storeEnv(t) {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	cli := func(args ...string) map[string]any {
+		var buf bytes.Buffer
+		if err := run(context.Background(), args, func(k string) string { return env[k] }, &buf, io.Discard); err != nil {
+			t.Fatalf("%v before the first start: %v", args, err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(buf.Bytes(), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	tn := cli("tenant", "create", "--name", "Early bird")["id"].(string)
+	key := cli("key", "create", "--tenant", tn, "--scopes", "all")["key"].(string)
+	cli("form", "create", "--tenant", tn, "--form-id", "petition", "--name", "Petition")
+	if fi, err := os.Stat(filepath.Join(dir, "secrets.json")); env["MONGODB_URI"] == "" && (err != nil || fi.Mode().Perm() != 0o600) {
+		t.Fatalf("secrets file after provisioning: %v %v, want one with mode 0600", fi, err)
+	}
+	var list []string
+	for k, v := range env {
+		list = append(list, k+"="+v)
+	}
+	s := startOn(t, dir, list...)
+	submit(t, s, key, map[string]any{"form_id": "petition", "submission_id": "e1", "email": "early@example.org",
+		"consent_to_general_contact_email": true})
+	if r := call(t, s, "GET", "/api/v1/consents?email=early@example.org", key, nil); r.Status != 200 ||
+		!strings.Contains(string(r.Body), `"submissionId":"e1"`) {
+		t.Errorf("consents after provisioning before the first start: %d %s", r.Status, r.Body)
 	}
 }

@@ -79,3 +79,15 @@ func refuseLostSecrets(ctx context.Context, cfg Config, store tenants.Stores) er
 		"(without it nobody can be found by e-mail or phone); if it is lost for good, run `consentforms rehash` "+
 		"to make new keys and re-derive every lookup from the records", cfg.SecretsFile)
 }
+
+// ensureSecrets makes sure a provisioning command never leaves data without the keys that go
+// with it: on a fresh data dir it creates the secrets file, as the server's first start would,
+// so that provisioning before the first start works; beside data whose file is lost it refuses,
+// as the server does.
+func ensureSecrets(ctx context.Context, cfg Config, store tenants.Stores) error {
+	if err := refuseLostSecrets(ctx, cfg, store); err != nil {
+		return err
+	}
+	_, err := loadSecrets(cfg)
+	return err
+}
