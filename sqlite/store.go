@@ -73,22 +73,15 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{path: filepath.Join(dir, FileName)}
-	// The write pool: one connection; transactions take the write lock at BEGIN, so that two
-	// processes never both hold a read lock while waiting to write.
-	// A log that grew in a burst is cut back to 64 MiB when it is next reused.
-	s.w, err = sql.Open("sqlite", "file:"+s.path+"?"+pragmas+"&_pragma=journal_mode(wal)&_pragma=journal_size_limit(67108864)&_txlock=immediate")
+	// Of processes starting at once, one at a time switches a new file to WAL and migrates:
+	// SQLite answers a second connection's switch with SQLITE_BUSY at once, without waiting.
+	unlock, err := lockMigrations(s.path)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", s.path, err)
+		return nil, err
 	}
-	s.w.SetMaxOpenConns(1)
-	s.w.SetMaxIdleConns(1)
-	s.w.SetConnMaxLifetime(0)
-	if err := s.w.PingContext(ctx); err != nil {
-		_ = s.w.Close()
-		return nil, fmt.Errorf("open %s: %w", s.path, err)
-	}
-	if err := migrateLocked(ctx, s.w, s.path); err != nil {
-		_ = s.w.Close()
+	err = s.openWriter(ctx)
+	unlock()
+	if err != nil {
 		return nil, err
 	}
 	if err := restrictFiles(dir); err != nil {
@@ -122,6 +115,31 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	// reader hold it up, by the scrubber soon after).
 	s.Writer.scrubNow(ctx, startScrubWait)
 	return s, nil
+}
+
+// openWriter opens the write pool, switches the file to WAL and applies the migrations; the
+// caller holds the migrations lock.
+func (s *Store) openWriter(ctx context.Context) error {
+	// The write pool: one connection; transactions take the write lock at BEGIN, so that two
+	// processes never both hold a read lock while waiting to write.
+	// A log that grew in a burst is cut back to 64 MiB when it is next reused.
+	var err error
+	s.w, err = sql.Open("sqlite", "file:"+s.path+"?"+pragmas+"&_pragma=journal_mode(wal)&_pragma=journal_size_limit(67108864)&_txlock=immediate")
+	if err != nil {
+		return fmt.Errorf("open %s: %w", s.path, err)
+	}
+	s.w.SetMaxOpenConns(1)
+	s.w.SetMaxIdleConns(1)
+	s.w.SetConnMaxLifetime(0)
+	if err := s.w.PingContext(ctx); err != nil {
+		_ = s.w.Close()
+		return fmt.Errorf("open %s: %w", s.path, err)
+	}
+	if err := migrate(ctx, s.w); err != nil {
+		_ = s.w.Close()
+		return err
+	}
+	return nil
 }
 
 // Stores returns the store as the domain's set of repositories.
@@ -199,16 +217,6 @@ func restrictFiles(dir string) error {
 		}
 	}
 	return nil
-}
-
-// migrateLocked migrates while holding the migrations lock on the database file.
-func migrateLocked(ctx context.Context, db *sql.DB, path string) error {
-	unlock, err := lockMigrations(path)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	return migrate(ctx, db)
 }
 
 // migrate applies the embedded schema migrations that are not applied yet.
