@@ -12,14 +12,17 @@ import (
 
 // The collections besides the four of records (recordCollections).
 const (
-	colTenants  = "tenants"
-	colAPIKeys  = "apikeys"
-	colForms    = "forms"
-	colStaff    = "staff"
-	colTokens   = "webhooktokens"
-	colAudit    = "audit"
-	colClaims   = "erasureclaims"
-	colSessions = "sessions"
+	colTenants    = "tenants"
+	colAPIKeys    = "apikeys"
+	colForms      = "forms"
+	colStaff      = "staff"
+	colTokens     = "webhooktokens"
+	colAudit      = "audit"
+	colClaims     = "erasureclaims"
+	colSessions   = "sessions"
+	colEndpoints  = "webhookendpoints"
+	colOutbox     = "webhookoutbox"
+	colDeliveries = "webhookdeliveries"
 )
 
 // recordCollections maps each record kind to its collection.
@@ -59,8 +62,15 @@ func schema() map[string][]index {
 			// The platform admin's log spans tenants.
 			{name: "time", keys: bson.D{desc("time"), desc("seq")}},
 		},
-		colSessions: {{name: "staff", keys: bson.D{asc("staffId")}}, {name: "expires", keys: bson.D{asc("expiresAt")}}},
-		colClaims:   {{name: "tenant_record_gen", keys: bson.D{asc("tenantId"), asc("recordId"), desc("gen")}}},
+		colSessions:  {{name: "staff", keys: bson.D{asc("staffId")}}, {name: "expires", keys: bson.D{asc("expiresAt")}}},
+		colClaims:    {{name: "tenant_record_gen", keys: bson.D{asc("tenantId"), asc("recordId"), desc("gen")}}},
+		colEndpoints: {{name: "tenant_created", keys: bson.D{asc("tenantId"), asc("createdAt")}}},
+		// The dispatcher spans tenants: the events not fanned out, the deliveries due.
+		colOutbox: {{name: "fanned_time", keys: bson.D{asc("fanned"), asc("time"), asc("_id")}}},
+		colDeliveries: {
+			{name: "status_next", keys: bson.D{asc("status"), asc("nextAt")}},
+			{name: "tenant_endpoint_created", keys: bson.D{asc("tenantId"), asc("endpointId"), desc("createdAt"), desc("_id")}},
+		},
 	}
 	for _, name := range recordCollections {
 		s[name] = []index{

@@ -50,6 +50,7 @@ type Store struct {
 	Audit    *Audit
 	Records  *Records
 	Sessions *Sessions
+	Outbox   *Outbox
 	Writer   *Writer
 	Transfer *Transfer
 }
@@ -73,6 +74,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Forms = &Forms{c: s.db.Collection(colForms)}
 	s.Staff = &Staff{c: s.db.Collection(colStaff)}
 	s.Sessions = &Sessions{c: s.db.Collection(colSessions)}
+	s.Outbox = &Outbox{endpoints: s.db.Collection(colEndpoints), events: s.db.Collection(colOutbox), deliveries: s.db.Collection(colDeliveries)}
 	s.Tokens = &WebhookTokens{c: s.db.Collection(colTokens)}
 	s.Audit = &Audit{c: s.db.Collection(colAudit), seq: &s.seq}
 	s.Records = newRecords(s.db)
@@ -92,7 +94,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
-	return tenants.Stores{Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
+	return tenants.Stores{Outbox: s.Outbox, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
 		Audit: s.Audit, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Records, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
 }
 

@@ -49,6 +49,7 @@ type Store struct {
 	Audit    *Audit
 	Records  *Records
 	Sessions *Sessions
+	Outbox   *Outbox
 	Writer   *Writer
 	Transfer *Transfer
 }
@@ -107,6 +108,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Audit = &Audit{s: s}
 	s.Records = &Records{s: s}
 	s.Sessions = &Sessions{s: s}
+	s.Outbox = &Outbox{s: s}
 	s.Transfer = &Transfer{s: s}
 	if s.Writer, err = newWriter(ctx, s, cfg.Observer); err != nil {
 		_ = s.Close(ctx)
@@ -120,7 +122,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
-	return tenants.Stores{Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
+	return tenants.Stores{Outbox: s.Outbox, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
 		Audit: s.Audit, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Writer, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
 }
 

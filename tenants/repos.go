@@ -120,6 +120,8 @@ type Stores struct {
 	Audit    AuditRepo
 	Records  RecordRepo
 	Sessions SessionRepo
+	// Outbox holds outgoing webhook endpoints, events and deliveries (docs/WEBHOOKS.md).
+	Outbox OutboxRepo
 	// MatchKeys re-derives people's lookups (consentforms rehash).
 	MatchKeys MatchKeyRepo
 	Writer    Writer

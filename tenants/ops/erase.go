@@ -6,6 +6,7 @@ import (
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/anonymise"
+	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
 // Preview counts the records an erasure of the identity would anonymise, changing nothing.
@@ -39,6 +40,9 @@ func (s *Service) Erase(ctx context.Context, tenantID, actor, requestID string, 
 		Audit: func(erased []tenants.Record) []tenants.AuditEntry {
 			return []tenants.AuditEntry{{Time: now, TenantID: tenantID, Actor: actor, Action: tenants.ActionGDPRAnonymised,
 				RecordIDs: publicIDs(erased), Counts: CountKinds(erased).Map(), Subject: subject, RequestID: requestID}}
+		},
+		Events: func(erased []tenants.Record) []tenants.OutboxEvent {
+			return webhook.Anonymised(tenants.EventTypeRecordAnonymised, tenants.NewAuditID(now), now, erased)
 		},
 	})
 	if err != nil {

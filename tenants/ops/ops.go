@@ -13,6 +13,7 @@ import (
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/anonymise"
 	"github.com/consentforms/consentforms/tenants/consent"
+	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
 // Service runs the operations.
@@ -122,6 +123,7 @@ func (s *Service) Prepare(rec tenants.Record, actor, requestID string) tenants.I
 		in.Audit = append(in.Audit, entry(tenants.ActionConsentGranted, joinNames(granted)))
 	}
 	in.Record = rec
+	in.Events = webhook.Granted(rec)
 	return in
 }
 

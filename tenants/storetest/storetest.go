@@ -30,6 +30,7 @@ func Run(t *testing.T, open Open) {
 		{"transfer", transferTests},
 		{"sessions", sessionTests},
 		{"rights", rightsTests},
+		{"outbox", outboxTests},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
