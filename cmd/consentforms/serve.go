@@ -18,6 +18,7 @@ import (
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/cache"
 	"github.com/consentforms/consentforms/tenants/ops"
+	"github.com/consentforms/consentforms/tenants/webhook"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -95,6 +96,12 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	retentionDone := make(chan struct{})
 	go func() { defer close(retentionDone); retentionLoop(jobCtx, svc, retentionEvery, log) }()
 	defer func() { stopJob(); <-retentionDone }()
+	hooksDone := make(chan struct{})
+	go func() {
+		defer close(hooksDone)
+		webhook.NewDispatcher(store.Outbox, cfg.Webhooks, log, time.Now).Run(jobCtx)
+	}()
+	defer func() { stopJob(); <-hooksDone }()
 
 	select {
 	case err := <-served:
