@@ -70,6 +70,12 @@ func (h *handler) routes() []route {
 		{post, web.PathSendGridKey, t("admin:webhooks", "write"), signedIn, h.sendGridKeySave},
 		{post, web.PathSendGridKeyClear, t("admin:webhooks", "write"), signedIn, h.sendGridKeyClear},
 
+		{get, web.PathEndpoints, t("admin:endpoints", "read"), signedIn, h.endpoints},
+		{post, web.PathEndpoints, t("admin:endpoints", "write"), signedIn, h.endpointCreate},
+		{get, web.PathEndpoints + "/:id", t("admin:endpoints", "read"), signedIn, h.endpointLog},
+		{post, web.PathEndpoints + "/:id/delete", t("admin:endpoints", "write"), signedIn, h.endpointDelete},
+		{post, web.PathEndpoints + "/:id/enable", t("admin:endpoints", "write"), signedIn, h.endpointEnable},
+
 		{get, web.PathSubmissions, t("admin:submissions", "read"), signedIn, h.submissions},
 		// Finding a person by e-mail or phone reads contact data; before /:id, which would take "find".
 		{get, web.PathFindPerson, t("admin:contact", "read"), signedIn, h.findPersonPage},

@@ -18,6 +18,7 @@ type Store struct {
 	Records  RecordRepo
 	Tokens   TokenRepo
 	Sessions tenants.SessionRepo
+	Outbox   EndpointRepo
 }
 
 // TenantRepo manages tenants.

@@ -13,6 +13,7 @@ const (
 	NavTenants     = "tenants"
 	NavStaff       = "staff"
 	NavExpiring    = "expiring"
+	NavEndpoints   = "endpoints"
 )
 
 // NavCatalogue returns every navigation entry of the admin UI in display order, none active.
@@ -27,6 +28,7 @@ func NavCatalogue() []NavItem {
 		{Key: NavExpiring, Label: "Re-permission", Href: PathExpiring},
 		{Key: NavKeys, Label: "API keys", Href: PathKeys},
 		{Key: NavWebhooks, Label: "Webhooks", Href: PathWebhooks},
+		{Key: NavEndpoints, Label: "Outgoing webhooks", Href: PathEndpoints},
 		{Key: NavStaff, Label: "Staff", Href: PathStaff},
 		{Key: NavAudit, Label: "Audit log", Href: PathAudit},
 	}

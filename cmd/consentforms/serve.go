@@ -66,7 +66,7 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	if err := firstAdmin(ctx, store, cfg, stdout); err != nil {
 		return err
 	}
-	app, svc, err := build(store, keys, newKeyring(cfg, keys), cfg.TrustedProxies, log, m)
+	app, svc, err := build(store, keys, newKeyring(cfg, keys), cfg.TrustedProxies, cfg.Webhooks.Policy, log, m)
 	if err != nil {
 		return err
 	}
@@ -129,7 +129,7 @@ func storeName(cfg Config) string {
 }
 
 // build wires the store, the domain operations, the API and the admin UI.
-func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Prefix, log *slog.Logger, m *metrics) (*fiber.App, *ops.Service, error) {
+func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Prefix, hooks webhook.Policy, log *slog.Logger, m *metrics) (*fiber.App, *ops.Service, error) {
 	enf, err := policies.New()
 	if err != nil {
 		return nil, nil, err
@@ -142,7 +142,7 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 		Ops: svc, Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now, TrustedProxies: prefixStrings(proxies),
 		ObserveRequest: m.Request})
 	admin.Mount(app, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
-		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions}, Ops: svc,
+		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions, Outbox: store.Outbox}, Ops: svc, WebhookPolicy: hooks,
 		Enforcer: enf, Logger: log, SessionKeys: ring.SessionKeys, TrustedProxies: proxies, PurgeKey: apiKeys.Purge, PurgeForm: forms.Purge, PurgeTenant: tens.Purge, Now: time.Now})
 	return app, svc, nil
 }
