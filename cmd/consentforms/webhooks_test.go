@@ -209,3 +209,29 @@ func toJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestWebhookEndpointDisabled: deliveries that keep failing for the retry window disable the
+// endpoint, which shows as failing, and stop.
+func TestWebhookEndpointDisabled(t *testing.T) {
+	t.Parallel()
+	rcv := newReceiver(t, true)
+	s := startServer(t, append(webhookEnv, "CONSENTFORMS_WEBHOOK_RETRY_WINDOW=200ms")...)
+	tn := openTenant(s)
+	k := s.key(tn, "all")
+	s.cli("webhook", "create", "--tenant", tn, "--url", rcv.URL, "--events", "consent.granted")
+	subscriber(t, s, k, "s1", "never@example.org", "")
+	var failing any
+	for i := 0; i < 1000 && failing == nil; i++ { // a hang guard, not a timing assertion
+		rcv.await(t, "an attempt", func(r *receiver) bool { return len(r.failed) > 0 })
+		failing = s.cli("webhook", "list", "--tenant", tn)["endpoints"].([]any)[0].(map[string]any)["failingSince"]
+		time.Sleep(10 * time.Millisecond)
+	}
+	if failing == nil {
+		t.Fatal("the endpoint was never marked failing")
+	}
+	rcv.mu.Lock()
+	defer rcv.mu.Unlock()
+	if len(rcv.got) != 0 {
+		t.Errorf("%d deliveries to a receiver that is down", len(rcv.got))
+	}
+}
