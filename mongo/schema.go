@@ -23,6 +23,7 @@ const (
 	colEndpoints  = "webhookendpoints"
 	colOutbox     = "webhookoutbox"
 	colDeliveries = "webhookdeliveries"
+	colBulk       = "bulkerasures"
 )
 
 // recordCollections maps each record kind to its collection.
@@ -65,6 +66,7 @@ func schema() map[string][]index {
 		colSessions:  {{name: "staff", keys: bson.D{asc("staffId")}}, {name: "expires", keys: bson.D{asc("expiresAt")}}},
 		colClaims:    {{name: "tenant_record_gen", keys: bson.D{asc("tenantId"), asc("recordId"), desc("gen")}}},
 		colEndpoints: {{name: "tenant_created", keys: bson.D{asc("tenantId"), asc("createdAt")}}},
+		colBulk:      {{name: "tenant_requested", keys: bson.D{asc("tenantId"), desc("requestedAt")}}, {name: "status_expires", keys: bson.D{asc("status"), asc("expiresAt")}}},
 		// The dispatcher spans tenants: the events not fanned out, the deliveries due.
 		colOutbox: {{name: "fanned_time", keys: bson.D{asc("fanned"), asc("time"), asc("_id")}}},
 		colDeliveries: {

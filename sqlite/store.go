@@ -50,6 +50,7 @@ type Store struct {
 	Records  *Records
 	Sessions *Sessions
 	Outbox   *Outbox
+	Bulk     *Bulk
 	Writer   *Writer
 	Transfer *Transfer
 }
@@ -109,6 +110,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Records = &Records{s: s}
 	s.Sessions = &Sessions{s: s}
 	s.Outbox = &Outbox{s: s}
+	s.Bulk = &Bulk{s: s}
 	s.Transfer = &Transfer{s: s}
 	if s.Writer, err = newWriter(ctx, s, cfg.Observer); err != nil {
 		_ = s.Close(ctx)
@@ -122,7 +124,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
-	return tenants.Stores{Outbox: s.Outbox, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
+	return tenants.Stores{Outbox: s.Outbox, Bulk: s.Bulk, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
 		Audit: s.Audit, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Writer, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
 }
 

@@ -31,6 +31,7 @@ func Run(t *testing.T, open Open) {
 		{"sessions", sessionTests},
 		{"rights", rightsTests},
 		{"outbox", outboxTests},
+		{"bulk", bulkTests},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -1,5 +1,6 @@
 -- Outgoing consent-change webhooks (docs/WEBHOOKS.md): the tenants' endpoints, the outbox the
 -- writer fills in the transaction of each change, and one delivery per event and endpoint.
+-- Four-eyes bulk erasure requests (docs/API.md §5.6).
 
 -- +goose Up
 CREATE TABLE IF NOT EXISTS webhook_endpoints (
@@ -41,7 +42,21 @@ CREATE TABLE IF NOT EXISTS webhook_deliveries (
 CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (next_at) WHERE status = 'pending';
 CREATE INDEX IF NOT EXISTS webhook_deliveries_log ON webhook_deliveries (tenant_id, endpoint_id, created_at);
 
+-- A bulk erasure request; doc is the request as JSON, match keys (never identifiers) included
+-- until it finishes.
+CREATE TABLE IF NOT EXISTS bulk_erasures (
+    id           TEXT PRIMARY KEY,
+    tenant_id    TEXT NOT NULL,
+    status       TEXT NOT NULL,
+    requested_at INTEGER NOT NULL,
+    expires_at   INTEGER NOT NULL,
+    doc          TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS bulk_erasures_tenant ON bulk_erasures (tenant_id, requested_at);
+CREATE INDEX IF NOT EXISTS bulk_erasures_status ON bulk_erasures (status, expires_at);
+
 -- +goose Down
+DROP TABLE IF EXISTS bulk_erasures;
 DROP TABLE IF EXISTS webhook_deliveries;
 DROP TABLE IF EXISTS webhook_outbox;
 DROP TABLE IF EXISTS webhook_endpoints;
