@@ -88,6 +88,14 @@ func (h *handler) routes() []route {
 		{post, web.PathAnonymise, t("admin:gdpr", "anonymise"), signedIn, h.anonymise},
 		{post, web.PathExportPerson, t("admin:gdpr", "export"), signedIn, h.exportPerson},
 
+		// Bulk erasure: support staff request, a tenant admin other than the requester approves.
+		{get, web.PathBulk, t("admin:bulk", "request"), signedIn, h.bulkList},
+		{post, web.PathBulkPreview, t("admin:bulk", "request"), signedIn, h.bulkPreview},
+		{post, web.PathBulk, t("admin:bulk", "request"), signedIn, h.bulkRequest},
+		{get, web.PathBulk + "/:id", t("admin:bulk", "request"), signedIn, h.bulkPage},
+		{post, web.PathBulk + "/:id/approve", t("admin:bulk", "approve"), signedIn, h.bulkApprove},
+		{post, web.PathBulk + "/:id/reject", t("admin:bulk", "approve"), signedIn, h.bulkReject},
+
 		// The re-permission list shows e-mail addresses and phone numbers.
 		{get, web.PathExpiring, t("admin:contact", "read"), signedIn, h.expiring},
 		{get, web.PathExpiringCSV, t("admin:contact", "read"), signedIn, h.expiringCSV},

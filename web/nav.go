@@ -14,6 +14,7 @@ const (
 	NavStaff       = "staff"
 	NavExpiring    = "expiring"
 	NavEndpoints   = "endpoints"
+	NavBulk        = "bulk"
 )
 
 // NavCatalogue returns every navigation entry of the admin UI in display order, none active.
@@ -24,6 +25,7 @@ func NavCatalogue() []NavItem {
 		{Key: NavForms, Label: "Forms", Href: PathForms},
 		{Key: NavSubmissions, Label: "Submissions", Href: PathSubmissions},
 		{Key: NavAnonymise, Label: "Anonymise", Href: PathAnonymise},
+		{Key: NavBulk, Label: "Bulk erasure", Href: PathBulk},
 		{Key: NavUnsubscribe, Label: "Unsubscribe", Href: PathUnsubscribe},
 		{Key: NavExpiring, Label: "Re-permission", Href: PathExpiring},
 		{Key: NavKeys, Label: "API keys", Href: PathKeys},

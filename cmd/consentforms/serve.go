@@ -102,6 +102,9 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 		webhook.NewDispatcher(store.Outbox, cfg.Webhooks, log, time.Now).Run(jobCtx)
 	}()
 	defer func() { stopJob(); <-hooksDone }()
+	bulkDone := make(chan struct{})
+	go func() { defer close(bulkDone); bulkLoop(jobCtx, svc, log) }()
+	defer func() { stopJob(); <-bulkDone }()
 
 	select {
 	case err := <-served:
@@ -136,7 +139,7 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 	}
 	svc := &ops.Service{Records: store.Records, Forms: store.Forms, Writer: store.Writer,
 		Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now, Rights: store.Records, Audit: store.Audit, Catalogue: catalogue{store},
-		Observer: m}
+		Observer: m, Bulk: store.Bulk}
 	apiKeys, tens, forms := cache.NewKeys(store.APIKeys), cache.NewTenants(store.Tenants), cache.NewForms(store.Forms)
 	app := api.New(api.Deps{Keys: apiKeys, Tenants: tens, Forms: forms, Records: store.Records, Tokens: store.Tokens,
 		Ops: svc, Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now, TrustedProxies: prefixStrings(proxies),

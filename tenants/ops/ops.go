@@ -30,6 +30,8 @@ type Service struct {
 	Rights    tenants.RightsRepo
 	Audit     tenants.AuditLog
 	Catalogue Catalogue
+	// Bulk keeps four-eyes bulk erasure requests (bulk.go).
+	Bulk tenants.BulkRepo
 }
 
 // Identity names a person: a normalised e-mail and/or E.164 phone ("" when not given).
