@@ -34,7 +34,6 @@ func TestParseBulk(t *testing.T) {
 	}
 }
 
-
 // TestBulkExpires: a request nobody decides within 7 days expires, its match keys go, and it
 // can no longer be approved.
 func TestBulkExpires(t *testing.T) {
