@@ -19,12 +19,6 @@ type Outbox struct {
 
 var _ tenants.OutboxRepo = (*Outbox)(nil)
 
-// eventDoc is an outbox event with whether it has been fanned out.
-type eventDoc struct {
-	tenants.OutboxEvent `bson:",inline"`
-	Fanned              bool `bson:"fanned"`
-}
-
 // deliveryDoc is a delivery under the id endpoint/event, which makes a repeated fan-out
 // write nothing.
 type deliveryDoc struct {
@@ -39,7 +33,7 @@ func (r *Outbox) insertEvents(ctx context.Context, events []tenants.OutboxEvent)
 	}
 	docs := make([]any, len(events))
 	for i, e := range events {
-		docs[i] = eventDoc{OutboxEvent: e}
+		docs[i] = e
 	}
 	_, err := r.events.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
 	byIndex, ok := writeErrors(err)
@@ -97,17 +91,12 @@ func (r *Outbox) SetFailing(ctx context.Context, tenantID, id string, since *tim
 
 // Unfanned implements tenants.OutboxRepo.
 func (r *Outbox) Unfanned(ctx context.Context, limit int) ([]tenants.OutboxEvent, error) {
-	docs, err := findAll[eventDoc](ctx, r.events, "unfanned events", bson.D{{Key: "fanned", Value: false}},
-		options.Find().SetSort(bson.D{asc("fanned"), asc("time"), asc("_id")}).SetLimit(int64(limit)))
-	out := make([]tenants.OutboxEvent, len(docs))
-	for i, d := range docs {
-		out[i] = d.OutboxEvent
-	}
-	return out, err
+	return findAll[tenants.OutboxEvent](ctx, r.events, "unfanned events", bson.D{},
+		options.Find().SetSort(bson.D{asc("time"), asc("_id")}).SetLimit(int64(limit)))
 }
 
-// Fan implements tenants.OutboxRepo: the deliveries first, then the mark, so that a stop in
-// between repeats the fan-out, which writes nothing twice.
+// Fan implements tenants.OutboxRepo: the deliveries first, then the event leaves the outbox,
+// so that a stop in between repeats the fan-out, which writes nothing twice.
 func (r *Outbox) Fan(ctx context.Context, ev tenants.OutboxEvent, deliveries []tenants.Delivery) error {
 	if len(deliveries) > 0 {
 		docs := make([]any, len(deliveries))
@@ -125,8 +114,18 @@ func (r *Outbox) Fan(ctx context.Context, ev tenants.OutboxEvent, deliveries []t
 			}
 		}
 	}
-	_, err := r.events.UpdateOne(ctx, byID(ev.ID), bson.D{{Key: "$set", Value: bson.D{{Key: "fanned", Value: true}}}})
-	return translate("mark event fanned", err)
+	_, err := r.events.DeleteOne(ctx, byID(ev.ID))
+	return translate("remove fanned event", err)
+}
+
+// PruneDeliveries implements tenants.OutboxRepo.
+func (r *Outbox) PruneDeliveries(ctx context.Context, before time.Time) (int64, error) {
+	res, err := r.deliveries.DeleteMany(ctx, bson.D{{Key: "createdAt", Value: bson.D{{Key: "$lt", Value: before}}},
+		{Key: "status", Value: bson.D{{Key: "$ne", Value: tenants.DeliveryPending}}}})
+	if err != nil {
+		return 0, translate("prune webhook deliveries", err)
+	}
+	return res.DeletedCount, nil
 }
 
 // Due implements tenants.OutboxRepo.

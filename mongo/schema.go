@@ -67,11 +67,12 @@ func schema() map[string][]index {
 		colClaims:    {{name: "tenant_record_gen", keys: bson.D{asc("tenantId"), asc("recordId"), desc("gen")}}},
 		colEndpoints: {{name: "tenant_created", keys: bson.D{asc("tenantId"), asc("createdAt")}}},
 		colBulk:      {{name: "tenant_requested", keys: bson.D{asc("tenantId"), desc("requestedAt")}}, {name: "status_expires", keys: bson.D{asc("status"), asc("expiresAt")}}},
-		// The dispatcher spans tenants: the events not fanned out, the deliveries due.
-		colOutbox: {{name: "fanned_time", keys: bson.D{asc("fanned"), asc("time"), asc("_id")}}},
+		// The dispatcher spans tenants: the events in order, the deliveries due, those to prune.
+		colOutbox: {{name: "time", keys: bson.D{asc("time"), asc("_id")}}},
 		colDeliveries: {
 			{name: "status_next", keys: bson.D{asc("status"), asc("nextAt")}},
 			{name: "tenant_endpoint_created", keys: bson.D{asc("tenantId"), asc("endpointId"), desc("createdAt"), desc("_id")}},
+			{name: "created", keys: bson.D{asc("createdAt")}},
 		},
 	}
 	for _, name := range recordCollections {

@@ -101,7 +101,7 @@ func (r *Outbox) Unfanned(ctx context.Context, limit int) ([]tenants.OutboxEvent
 		err := row.Scan(&e.ID, &e.TenantID, &e.Type, &t, &e.Payload)
 		e.Time = fromMS(t)
 		return e, err
-	}, `SELECT id, tenant_id, type, time, payload FROM webhook_outbox WHERE fanned = 0 ORDER BY seq LIMIT ?`, limit)
+	}, `SELECT id, tenant_id, type, time, payload FROM webhook_outbox ORDER BY seq LIMIT ?`, limit)
 }
 
 // Fan implements tenants.OutboxRepo, in one transaction.
@@ -116,8 +116,8 @@ func (r *Outbox) Fan(ctx context.Context, ev tenants.OutboxEvent, deliveries []t
 				return translate("insert webhook delivery", err)
 			}
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE webhook_outbox SET fanned = 1 WHERE id = ?`, ev.ID)
-		return translate("mark event fanned", err)
+		_, err := tx.ExecContext(ctx, `DELETE FROM webhook_outbox WHERE id = ?`, ev.ID)
+		return translate("remove fanned event", err)
 	})
 }
 
@@ -162,4 +162,13 @@ func scanDelivery(row scanner) (tenants.Delivery, error) {
 	err := row.Scan(&d.TenantID, &d.EndpointID, &d.EventID, &d.Type, &d.Payload, &created, &d.Status, &d.Attempts, &next, &last, &d.LastResult)
 	d.CreatedAt, d.NextAt, d.LastAt = fromMS(created), fromMS(next), fromNullMS(last)
 	return d, err
+}
+
+// PruneDeliveries implements tenants.OutboxRepo.
+func (r *Outbox) PruneDeliveries(ctx context.Context, before time.Time) (int64, error) {
+	res, err := r.s.w.ExecContext(ctx, `DELETE FROM webhook_deliveries WHERE created_at < ? AND status != 'pending'`, ms(before))
+	if err != nil {
+		return 0, translate("prune webhook deliveries", err)
+	}
+	return res.RowsAffected()
 }

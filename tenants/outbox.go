@@ -86,10 +86,14 @@ type OutboxRepo interface {
 	DeleteEndpoint(ctx context.Context, tenantID, id string) error
 	// SetFailing sets or clears (nil) the endpoint's FailingSince.
 	SetFailing(ctx context.Context, tenantID, id string, since *time.Time) error
-	// Unfanned returns up to limit events, oldest first, not yet fanned out.
+	// Unfanned returns up to limit events of the outbox, oldest first.
 	Unfanned(ctx context.Context, limit int) ([]OutboxEvent, error)
-	// Fan creates the event's deliveries (one that exists is kept) and marks it fanned out.
+	// Fan creates the event's deliveries (one that exists is kept) and removes the event from
+	// the outbox.
 	Fan(ctx context.Context, ev OutboxEvent, deliveries []Delivery) error
+	// PruneDeliveries removes the deliveries created before before that are not pending; it
+	// returns how many.
+	PruneDeliveries(ctx context.Context, before time.Time) (int64, error)
 	// Due returns up to limit pending deliveries whose NextAt is at or before now.
 	Due(ctx context.Context, now time.Time, limit int) ([]Delivery, error)
 	// Update stores a delivery's status, attempts, NextAt, LastAt and LastResult.

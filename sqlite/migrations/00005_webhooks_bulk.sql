@@ -1,5 +1,6 @@
 -- Outgoing consent-change webhooks (docs/WEBHOOKS.md): the tenants' endpoints, the outbox the
--- writer fills in the transaction of each change, and one delivery per event and endpoint.
+-- writer fills in the transaction of each change (an event leaves it when it is fanned out), and
+-- one delivery per event and endpoint.
 -- Four-eyes bulk erasure requests (docs/API.md §5.6).
 
 -- +goose Up
@@ -20,10 +21,8 @@ CREATE TABLE IF NOT EXISTS webhook_outbox (
     tenant_id TEXT NOT NULL,
     type      TEXT NOT NULL,
     time      INTEGER NOT NULL,
-    payload   TEXT NOT NULL,
-    fanned    INTEGER NOT NULL DEFAULT 0
+    payload   TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS webhook_outbox_unfanned ON webhook_outbox (seq) WHERE fanned = 0;
 
 CREATE TABLE IF NOT EXISTS webhook_deliveries (
     tenant_id   TEXT NOT NULL,
@@ -41,6 +40,7 @@ CREATE TABLE IF NOT EXISTS webhook_deliveries (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (next_at) WHERE status = 'pending';
 CREATE INDEX IF NOT EXISTS webhook_deliveries_log ON webhook_deliveries (tenant_id, endpoint_id, created_at);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_created ON webhook_deliveries (created_at);
 
 -- A bulk erasure request; doc is the request as JSON, match keys (never identifiers) included
 -- until it finishes.

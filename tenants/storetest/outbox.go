@@ -174,4 +174,11 @@ func testOutboxDeliveries(t *testing.T, open Open) {
 	if log, _ := s.Outbox.Deliveries(ctx, "b", retry.EndpointID, 10); len(log) != 0 {
 		t.Errorf("another tenant reads the log: %+v", log)
 	}
+	// Pruning drops what is delivered or failed before the cut, never a pending delivery.
+	if n, err := s.Outbox.PruneDeliveries(ctx, t0.Add(time.Hour)); err != nil || n != 1 {
+		t.Errorf("PruneDeliveries = %d, %v; want the delivered one", n, err)
+	}
+	if log, _ := s.Outbox.Deliveries(ctx, "a", retry.EndpointID, 10); len(log) != 1 {
+		t.Errorf("the pending delivery was pruned: %+v", log)
+	}
 }

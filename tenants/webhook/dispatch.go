@@ -47,6 +47,12 @@ const (
 	parallel = 16
 )
 
+// The delivery log keeps what was delivered or failed for logKept, pruned every pruneEvery.
+const (
+	logKept    = 30 * 24 * time.Hour
+	pruneEvery = time.Hour
+)
+
 // Dispatcher fans outbox events out to the endpoints that want them and delivers them, at
 // least once: a delivery is marked delivered only after its endpoint answered 2xx.
 type Dispatcher struct {
@@ -55,6 +61,7 @@ type Dispatcher struct {
 	client *http.Client
 	log    *slog.Logger
 	now    func() time.Time
+	pruned time.Time // the last prune; the zero time prunes at the first pass
 }
 
 // NewDispatcher returns a dispatcher over repo.
@@ -88,6 +95,12 @@ func (d *Dispatcher) Run(ctx context.Context) {
 func (d *Dispatcher) Pass(ctx context.Context) error {
 	if err := d.fan(ctx); err != nil {
 		return err
+	}
+	if now := d.now(); now.Sub(d.pruned) >= pruneEvery {
+		if _, err := d.repo.PruneDeliveries(ctx, now.Add(-logKept)); err != nil {
+			return err
+		}
+		d.pruned = now
 	}
 	due, err := d.repo.Due(ctx, d.now(), batch)
 	if err != nil {
