@@ -85,14 +85,15 @@ func ParseBulk(text string) (BulkInput, error) {
 	return in, nil
 }
 
-// keys returns the match keys of the identifiers, e-mail addresses first.
+// bulkKeys returns the match keys of the identifiers, e-mail addresses first: each is the
+// key an erasure of that one identifier looks up.
 func (s *Service) bulkKeys(tenantID string, in BulkInput) []string {
 	out := make([]string, 0, len(in.Emails)+len(in.Phones))
 	for _, e := range in.Emails {
-		out = append(out, s.Hasher.Hash(tenantID, "e", e))
+		out = append(out, s.hashes(tenantID, Identity{Email: e})...)
 	}
 	for _, p := range in.Phones {
-		out = append(out, s.Hasher.Hash(tenantID, "p", p))
+		out = append(out, s.hashes(tenantID, Identity{Phone: p})...)
 	}
 	return out
 }
