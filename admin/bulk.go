@@ -24,7 +24,7 @@ func (h *handler) renderBulkList(c *fiber.Ctx, s *session, status int, text stri
 	if err != nil {
 		return err
 	}
-	p := web.BulkListPage{Layout: h.layout(c, s, "Bulk erasure", web.NavBulk), Text: text, Errors: errs}
+	p := web.BulkListPage{Layout: h.layout(c, s, "Bulk erasure", web.NavAnonymise), Text: text, Errors: errs}
 	names := h.staffNames(ctx, s.TenantID)
 	for _, b := range list {
 		p.Requests = append(p.Requests, bulkItem(b, names))
@@ -52,7 +52,7 @@ func (h *handler) bulkPreview(c *fiber.Ctx, s *session) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, fiber.StatusOK, web.BulkPreview(web.BulkPreviewPage{Layout: h.layout(c, s, "Bulk erasure: review", web.NavBulk),
+	return h.render(c, fiber.StatusOK, web.BulkPreview(web.BulkPreviewPage{Layout: h.layout(c, s, "Bulk erasure: review", web.NavAnonymise),
 		Text: text, Emails: len(in.Emails), Phones: len(in.Phones), Counts: recordCounts(p.Counts), Unmatched: p.Unmatched,
 		Invalid: in.Invalid, InvalidCount: in.InvalidCount}))
 }
@@ -76,7 +76,7 @@ func (h *handler) bulkPage(c *fiber.Ctx, s *session) error {
 		return err
 	}
 	own := b.RequestedBy == s.Staff.ID
-	return h.render(c, fiber.StatusOK, web.Bulk(web.BulkPage{Layout: h.layout(c, s, "Bulk erasure request", web.NavBulk),
+	return h.render(c, fiber.StatusOK, web.Bulk(web.BulkPage{Layout: h.layout(c, s, "Bulk erasure request", web.NavAnonymise),
 		Bulk: bulkItem(b, h.staffNames(ctx, s.TenantID)), Own: own,
 		CanDecide: !own && h.Enforcer.RoleAllows(s.Staff.Role, "admin:bulk", "approve")}))
 }
@@ -91,7 +91,7 @@ func (h *handler) bulkDecide(c *fiber.Ctx, s *session, approve bool) error {
 	err := h.Ops.DecideBulk(c.UserContext(), s.TenantID, id, s.Staff.ID, requestID(c), approve)
 	switch {
 	case errors.Is(err, ops.ErrSelfApproval), errors.Is(err, ops.ErrBulkDecided), errors.Is(err, ops.ErrBulkExpired):
-		return h.render(c, fiber.StatusConflict, web.Error(web.ErrorPage{Layout: h.layout(c, s, "Not possible", web.NavBulk),
+		return h.render(c, fiber.StatusConflict, web.Error(web.ErrorPage{Layout: h.layout(c, s, "Not possible", web.NavAnonymise),
 			Status: fiber.StatusConflict, Message: "Not possible: " + err.Error() + ".", RequestID: requestID(c)}))
 	case err != nil:
 		return err

@@ -34,7 +34,7 @@ func (h *handler) renderEndpoints(c *fiber.Ctx, s *session, status int, url stri
 	if err != nil {
 		return err
 	}
-	p := web.EndpointsPage{Layout: h.layout(c, s, "Outgoing webhooks", web.NavEndpoints), EventTypes: tenants.EventTypes,
+	p := web.EndpointsPage{Layout: h.layout(c, s, "Outgoing webhooks", web.NavWebhooks), EventTypes: tenants.EventTypes,
 		FormURL: url, FormEvents: events, Errors: errs, CanManage: h.Enforcer.RoleAllows(s.Staff.Role, "admin:endpoints", "write")}
 	for _, e := range list {
 		p.Endpoints = append(p.Endpoints, endpointItem(e))
@@ -77,7 +77,7 @@ func (h *handler) endpointCreate(c *fiber.Ctx, s *session) error {
 		return err
 	}
 	return h.render(c, fiber.StatusOK, web.EndpointCreated(web.EndpointCreatedPage{
-		Layout: h.layout(c, s, "Outgoing webhook endpoint added", web.NavEndpoints), Endpoint: endpointItem(e), Secret: e.Secret}))
+		Layout: h.layout(c, s, "Outgoing webhook endpoint added", web.NavWebhooks), Endpoint: endpointItem(e), Secret: e.Secret}))
 }
 
 func (h *handler) endpointDelete(c *fiber.Ctx, s *session) error {
@@ -114,7 +114,7 @@ func (h *handler) endpointLog(c *fiber.Ctx, s *session) error {
 	if err != nil {
 		return err
 	}
-	p := web.DeliveriesPage{Layout: h.layout(c, s, "Delivery log", web.NavEndpoints), Endpoint: endpointItem(e),
+	p := web.DeliveriesPage{Layout: h.layout(c, s, "Delivery log", web.NavWebhooks), Endpoint: endpointItem(e),
 		CanManage: h.Enforcer.RoleAllows(s.Staff.Role, "admin:endpoints", "write")}
 	for _, d := range list {
 		item := web.DeliveryItem{EventID: d.EventID, Type: d.Type, CreatedAt: d.CreatedAt, Status: d.Status, Attempts: d.Attempts,

@@ -114,7 +114,7 @@ func (r *Outbox) Fan(ctx context.Context, ev tenants.OutboxEvent, deliveries []t
 			}
 		}
 	}
-	_, err := r.events.DeleteOne(ctx, byID(ev.ID))
+	_, err := r.events.DeleteOne(ctx, ofTenant(ev.TenantID, ev.ID)) // with the shard key
 	return translate("remove fanned event", err)
 }
 

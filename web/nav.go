@@ -13,8 +13,6 @@ const (
 	NavTenants     = "tenants"
 	NavStaff       = "staff"
 	NavExpiring    = "expiring"
-	NavEndpoints   = "endpoints"
-	NavBulk        = "bulk"
 )
 
 // NavCatalogue returns every navigation entry of the admin UI in display order, none active.
@@ -25,12 +23,10 @@ func NavCatalogue() []NavItem {
 		{Key: NavForms, Label: "Forms", Href: PathForms},
 		{Key: NavSubmissions, Label: "Submissions", Href: PathSubmissions},
 		{Key: NavAnonymise, Label: "Anonymise", Href: PathAnonymise},
-		{Key: NavBulk, Label: "Bulk erasure", Href: PathBulk},
 		{Key: NavUnsubscribe, Label: "Unsubscribe", Href: PathUnsubscribe},
 		{Key: NavExpiring, Label: "Re-permission", Href: PathExpiring},
 		{Key: NavKeys, Label: "API keys", Href: PathKeys},
 		{Key: NavWebhooks, Label: "Webhooks", Href: PathWebhooks},
-		{Key: NavEndpoints, Label: "Outgoing webhooks", Href: PathEndpoints},
 		{Key: NavStaff, Label: "Staff", Href: PathStaff},
 		{Key: NavAudit, Label: "Audit log", Href: PathAudit},
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,9 +23,16 @@ func TestAdminBrowserBulkErasure(t *testing.T) {
 
 	u := newAdminUI(t, s)
 	wantStatus(t, "sign in", u.signIn("sup@example.org", "pass-word-123"), 200)
-	wantStatus(t, "bulk", u.submit("nav-bulk"), 200)
+	wantStatus(t, "anonymise", u.submit("nav-anonymise"), 200)
+	wantStatus(t, "bulk", u.submit("bulk-erasure-link"), 200)
 	u.visible("bulk-empty")
-	u.fill("identifiers", "ann@example.org, +447700900001\n+44 7700 900002\ncat@example.org\nnobody@example.org\nnot-an-identifier")
+	// The list comes from a CSV file, read into the box by the page.
+	csvFile := filepath.Join(t.TempDir(), "court-order.csv")
+	if err := os.WriteFile(csvFile, []byte("email,phone\nann@example.org,+447700900001\n,+44 7700 900002\ncat@example.org,\nnobody@example.org,\nnot-an-identifier,\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	u.do(chromedp.SetUploadFiles(sel("input-identifiers-file"), []string{csvFile}))
+	u.do(chromedp.Poll[chromedp.Void](`document.querySelector('[data-testid="input-identifiers"]').value.includes("nobody@example.org")`))
 	wantStatus(t, "preview", u.submit("bulk-preview-submit"), 200)
 	if got := u.text("bulk-preview-count-formSubmissions"); got != "4" {
 		t.Errorf("form submissions matched: %q", got)
@@ -45,7 +54,7 @@ func TestAdminBrowserBulkErasure(t *testing.T) {
 
 	a := newAdminUI(t, s)
 	wantStatus(t, "admin sign in", a.signIn("boss@example.org", "pass-word-123"), 200)
-	wantStatus(t, "bulk list", a.submit("nav-bulk"), 200)
+	wantStatus(t, "bulk list", a.open("/admin/bulk-erasure"), 200)
 	wantStatus(t, "request page", a.submit("bulk-link"), 200)
 	wantStatus(t, "approve", a.submit("bulk-approve"), 200)
 	// The page polls its progress until the job is done.

@@ -1,7 +1,8 @@
 // Run by the init job of deploy/sharded/docker-compose.yml through mongos; safe to run again.
 // Adds the two shards, enables sharding on the database and shards every collection that
 // grows with a tenant's data on {tenantId: 1, _id: "hashed"} (docs/SCALING.md#shard-keys).
-// The small collections (tenants, apikeys, forms, staff, webhooktokens) stay unsharded on the
+// The small collections (tenants, apikeys, forms, staff, webhooktokens, webhookendpoints,
+// bulkerasures) stay unsharded on the
 // database's primary shard. The service creates its secondary indexes itself at start.
 const dbName = process.env.MONGODB_DATABASE || "consentforms";
 const config = db.getSiblingDB("config");
@@ -15,7 +16,7 @@ sh.enableSharding(dbName);
 
 const sharded = [
   "formSubmissions", "digitisationSubmissions", "canvassingSubmissions", "phoneCallTasks",
-  "audit", "erasureclaims",
+  "audit", "erasureclaims", "webhookoutbox", "webhookdeliveries",
 ];
 for (const name of sharded) {
   const ns = `${dbName}.${name}`;
