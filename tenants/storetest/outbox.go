@@ -13,6 +13,7 @@ var outboxTests = map[string]func(t *testing.T, open Open){
 	"endpoints":                             testEndpoints,
 	"ingestion writes its events once":      testOutboxIngest,
 	"changes write their events":            testOutboxChanges,
+	"expiry writes its events once":         testOutboxExpiry,
 	"fan-out, due deliveries and their log": testOutboxDeliveries,
 }
 
@@ -180,5 +181,31 @@ func testOutboxDeliveries(t *testing.T, open Open) {
 	}
 	if log, _ := s.Outbox.Deliveries(ctx, "a", retry.EndpointID, 10); len(log) != 1 {
 		t.Errorf("the pending delivery was pruned: %+v", log)
+	}
+}
+
+func testOutboxExpiry(t *testing.T, open Open) {
+	s := open(t)
+	soon := t0.Add(time.Minute)
+	r := record("a", tenants.KindFormSubmission, "f1", 1)
+	r.Consents.PrimaryPurpose = granted(&soon)
+	ingest(t, s, r)
+	now := t0.Add(time.Hour)
+	run := tenants.ExpiryRun{Now: now, Limit: 10, Audit: expiryAudit(now),
+		Events: func(rec tenants.Record, consents []string) []tenants.OutboxEvent {
+			out := make([]tenants.OutboxEvent, len(consents))
+			for i, name := range consents {
+				out[i] = outboxEvent(rec.TenantID, "exp-"+rec.PublicID+"-"+name, tenants.EventTypeConsentExpired, 3600)
+			}
+			return out
+		}}
+	if n, err := s.Writer.Expire(ctx, run); err != nil || n != 1 {
+		t.Fatalf("Expire = %d, %v", n, err)
+	}
+	if n, err := s.Writer.Expire(ctx, run); err != nil || n != 0 {
+		t.Fatalf("second run = %d, %v", n, err)
+	}
+	if got := unfanned(t, s); got != "[exp-f1-primaryPurpose]" {
+		t.Errorf("outbox = %s, want the expiry's event once", got)
 	}
 }
