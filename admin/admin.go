@@ -12,6 +12,7 @@ import (
 	"github.com/consentforms/consentforms/policies"
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/ops"
+	"github.com/consentforms/consentforms/tenants/webhook"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
 )
@@ -36,6 +37,8 @@ type Deps struct {
 	PurgeForm   func(tenantID, formID string)
 	PurgeTenant func(id string)
 	Now         func() time.Time
+	// WebhookPolicy decides which outgoing webhook URLs may be registered.
+	WebhookPolicy webhook.Policy
 }
 
 // SessionKey is one key that signs session tokens, named by its id (the tokens' kid).

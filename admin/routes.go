@@ -71,6 +71,12 @@ func (h *handler) routes() []route {
 		{post, web.PathSendGridKeyClear, t("admin:webhooks", "write"), signedIn, h.sendGridKeyClear},
 		{post, web.PathWebhookTests + "/:provider", t("admin:webhooks", "write"), signedIn, h.webhookTest},
 
+		{get, web.PathEndpoints, t("admin:endpoints", "read"), signedIn, h.endpoints},
+		{post, web.PathEndpoints, t("admin:endpoints", "write"), signedIn, h.endpointCreate},
+		{get, web.PathEndpoints + "/:id", t("admin:endpoints", "read"), signedIn, h.endpointLog},
+		{post, web.PathEndpoints + "/:id/delete", t("admin:endpoints", "write"), signedIn, h.endpointDelete},
+		{post, web.PathEndpoints + "/:id/enable", t("admin:endpoints", "write"), signedIn, h.endpointEnable},
+
 		{get, web.PathSubmissions, t("admin:submissions", "read"), signedIn, h.submissions},
 		// Finding a person by e-mail or phone reads contact data; before /:id, which would take "find".
 		{get, web.PathFindPerson, t("admin:contact", "read"), signedIn, h.findPersonPage},
@@ -82,6 +88,14 @@ func (h *handler) routes() []route {
 		{post, web.PathAnonymisePreview, t("admin:gdpr", "anonymise"), signedIn, h.anonymisePreview},
 		{post, web.PathAnonymise, t("admin:gdpr", "anonymise"), signedIn, h.anonymise},
 		{post, web.PathExportPerson, t("admin:gdpr", "export"), signedIn, h.exportPerson},
+
+		// Bulk erasure: support staff request, a tenant admin other than the requester approves.
+		{get, web.PathBulk, t("admin:bulk", "request"), signedIn, h.bulkList},
+		{post, web.PathBulkPreview, t("admin:bulk", "request"), signedIn, h.bulkPreview},
+		{post, web.PathBulk, t("admin:bulk", "request"), signedIn, h.bulkRequest},
+		{get, web.PathBulk + "/:id", t("admin:bulk", "request"), signedIn, h.bulkPage},
+		{post, web.PathBulk + "/:id/approve", t("admin:bulk", "approve"), signedIn, h.bulkApprove},
+		{post, web.PathBulk + "/:id/reject", t("admin:bulk", "approve"), signedIn, h.bulkReject},
 
 		// The re-permission list shows e-mail addresses and phone numbers.
 		{get, web.PathExpiring, t("admin:contact", "read"), signedIn, h.expiring},

@@ -20,6 +20,7 @@ type Store struct {
 	Sessions tenants.SessionRepo
 	// Chains reads the audit chain's verifications (the audit page).
 	Chains ChainRepo
+	Outbox EndpointRepo
 }
 
 // TenantRepo manages tenants.

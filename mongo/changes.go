@@ -105,6 +105,14 @@ func (w *Writer) Revoke(ctx context.Context, ch tenants.Change) ([]tenants.Recor
 	if err != nil {
 		return nil, err
 	}
+	// The events go first: a stop after them may leave an event of a change not made (the
+	// caller was not answered; receivers read the state through the API), never a change
+	// made without its event.
+	if ch.Events != nil && len(todo) > 0 {
+		if err := w.s.Outbox.insertEvents(ctx, ch.Events(afters(todo))); err != nil {
+			return nil, err
+		}
+	}
 	var changed []tenants.Record
 	for _, c := range todo {
 		ok, err := w.revoke(ctx, ch, c)
@@ -195,6 +203,12 @@ func (w *Writer) expire(ctx context.Context, d recordDoc, run tenants.ExpiryRun)
 	if len(names) > 0 {
 		if err := w.s.Audit.Append(ctx, run.Audit(rec, names)...); err != nil {
 			return 0, false, err
+		}
+		if run.Events != nil {
+			// Deterministic ids, as the audit entries': a repeat fills a gap, writes nothing twice.
+			if err := w.s.Outbox.insertEvents(ctx, run.Events(rec, names)); err != nil {
+				return 0, false, err
+			}
 		}
 	}
 	// Written even when nothing expired, so that the next deadline is recomputed.

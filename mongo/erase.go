@@ -68,6 +68,13 @@ func (w *Writer) Erase(ctx context.Context, ch tenants.Change) ([]tenants.Record
 	if err := runHook(w.s.hooks.afterClaim); err != nil {
 		return nil, err
 	}
+	if len(mine) > 0 && ch.Events != nil {
+		// Before the audit entry: a stop after it finds the events written (a repeat past the
+		// lease, counting the records again, writes them again: at least once).
+		if err := w.s.Outbox.insertEvents(ctx, ch.Events(afters(mine))); err != nil {
+			return nil, err
+		}
+	}
 	if len(mine) > 0 {
 		entries := ch.Audit(afters(mine))
 		for i := range entries {

@@ -27,6 +27,10 @@ const (
 	// Inbound webhook diagnostics (webhookdiag.go).
 	colWebhookDiag = "webhookdiag"
 	colWebhookDays = "webhookdays"
+	colEndpoints   = "webhookendpoints"
+	colOutbox      = "webhookoutbox"
+	colDeliveries  = "webhookdeliveries"
+	colBulk        = "bulkerasures"
 )
 
 // recordCollections maps each record kind to its collection.
@@ -75,6 +79,15 @@ func schema() map[string][]index {
 		colWebhookDays:        {{name: "tenant_provider_day", keys: bson.D{asc("tenantId"), asc("provider"), desc("day")}}},
 		colSessions:           {{name: "staff", keys: bson.D{asc("staffId")}}, {name: "expires", keys: bson.D{asc("expiresAt")}}},
 		colClaims:             {{name: "tenant_record_gen", keys: bson.D{asc("tenantId"), asc("recordId"), desc("gen")}}},
+		colEndpoints:          {{name: "tenant_created", keys: bson.D{asc("tenantId"), asc("createdAt")}}},
+		colBulk:               {{name: "tenant_requested", keys: bson.D{asc("tenantId"), desc("requestedAt")}}, {name: "status_expires", keys: bson.D{asc("status"), asc("expiresAt")}}},
+		// The dispatcher spans tenants: the events in order, the deliveries due, those to prune.
+		colOutbox: {{name: "time", keys: bson.D{asc("time"), asc("_id")}}},
+		colDeliveries: {
+			{name: "status_next", keys: bson.D{asc("status"), asc("nextAt")}},
+			{name: "tenant_endpoint_created", keys: bson.D{asc("tenantId"), asc("endpointId"), desc("createdAt"), desc("_id")}},
+			{name: "created", keys: bson.D{asc("createdAt")}},
+		},
 	}
 	for _, name := range recordCollections {
 		s[name] = []index{

@@ -54,6 +54,8 @@ type Store struct {
 	WebhookDiag *WebhookDiag
 	Records     *Records
 	Sessions    *Sessions
+	Outbox      *Outbox
+	Bulk        *Bulk
 	Writer      *Writer
 	Transfer    *Transfer
 }
@@ -77,6 +79,8 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Forms = &Forms{c: s.db.Collection(colForms)}
 	s.Staff = &Staff{c: s.db.Collection(colStaff)}
 	s.Sessions = &Sessions{c: s.db.Collection(colSessions)}
+	s.Bulk = &Bulk{c: s.db.Collection(colBulk)}
+	s.Outbox = &Outbox{endpoints: s.db.Collection(colEndpoints), events: s.db.Collection(colOutbox), deliveries: s.db.Collection(colDeliveries)}
 	s.Tokens = &WebhookTokens{c: s.db.Collection(colTokens)}
 	s.Audit = &Audit{c: s.db.Collection(colAudit), seq: &s.seq}
 	s.Audit.chains = &chains{links: s.db.Collection(colAuditLinks), audit: s.Audit, mine: map[string]tenants.ChainHead{}}
@@ -99,7 +103,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
-	return tenants.Stores{Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
+	return tenants.Stores{Outbox: s.Outbox, Bulk: s.Bulk, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
 		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Records, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
 }
 

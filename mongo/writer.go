@@ -75,6 +75,7 @@ func (w *Writer) write(batch []*ingestJob) {
 		w.insertRecords(ctx, kind, jobs)
 	}
 	w.appendAudit(ctx, batch)
+	w.insertEvents(ctx, batch)
 }
 
 func (w *Writer) insertRecords(ctx context.Context, kind tenants.Kind, jobs []*ingestJob) {

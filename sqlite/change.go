@@ -92,6 +92,11 @@ func (w *Writer) applyChange(ctx context.Context, conn *sql.Conn, ch tenants.Cha
 		if err := appendAudit(ctx, st, ch.Audit(after)); err != nil {
 			return nil, nil, err
 		}
+		if ch.Events != nil {
+			if err := insertOutbox(ctx, tx, ch.Events(after)); err != nil {
+				return nil, nil, err
+			}
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, nil, translate("commit", err)
@@ -179,6 +184,11 @@ func expireBatch(ctx context.Context, tx *sql.Tx, st statements, run tenants.Exp
 		if len(names) > 0 {
 			if err := appendAudit(ctx, st, run.Audit(rec, names)); err != nil {
 				return 0, 0, err
+			}
+			if run.Events != nil {
+				if err := insertOutbox(ctx, tx, run.Events(rec, names)); err != nil {
+					return 0, 0, err
+				}
 			}
 			expired += len(names)
 		}

@@ -53,6 +53,8 @@ type Store struct {
 	WebhookDiag *WebhookDiag
 	Records     *Records
 	Sessions    *Sessions
+	Outbox      *Outbox
+	Bulk        *Bulk
 	Writer      *Writer
 	Transfer    *Transfer
 }
@@ -106,6 +108,8 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.WebhookDiag = &WebhookDiag{s: s}
 	s.Records = &Records{s: s}
 	s.Sessions = &Sessions{s: s}
+	s.Outbox = &Outbox{s: s}
+	s.Bulk = &Bulk{s: s}
 	s.Transfer = &Transfer{s: s}
 	if s.Writer, err = newWriter(ctx, s, cfg.Observer); err != nil {
 		_ = s.Close(ctx)
@@ -144,7 +148,7 @@ func (s *Store) openWriter(ctx context.Context) error {
 
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
-	return tenants.Stores{Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
+	return tenants.Stores{Outbox: s.Outbox, Bulk: s.Bulk, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
 		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Writer, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
 }
 

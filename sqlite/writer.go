@@ -84,7 +84,12 @@ func (w *Writer) close() {
 func (w *Writer) write(batch []*ingestJob) {
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
-	err := w.inTx(ctx, func(_ *sql.Tx, st statements) error { return insertIngestions(ctx, st, batch) })
+	err := w.inTx(ctx, func(tx *sql.Tx, st statements) error {
+		if err := insertIngestions(ctx, st, batch); err != nil {
+			return err
+		}
+		return insertOutbox(ctx, tx, ingestionEvents(batch))
+	})
 	if err != nil && len(batch) > 1 {
 		for _, j := range batch {
 			w.write([]*ingestJob{j})

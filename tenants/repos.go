@@ -124,6 +124,10 @@ type Stores struct {
 	WebhookDiag WebhookDiagRepo
 	Records     RecordRepo
 	Sessions    SessionRepo
+	// Outbox holds outgoing webhook endpoints, events and deliveries (docs/WEBHOOKS.md).
+	Outbox OutboxRepo
+	// Bulk holds four-eyes bulk erasure requests (docs/API.md §5.6).
+	Bulk BulkRepo
 	// MatchKeys re-derives people's lookups (consentforms rehash).
 	MatchKeys MatchKeyRepo
 	Writer    Writer

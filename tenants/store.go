@@ -62,6 +62,9 @@ type Writer interface {
 type Ingestion struct {
 	Record Record       // MatchKeys set
 	Audit  []AuditEntry // written only when the record is new
+	// Events go to the outbox with the record; their ids are derived from the record, so
+	// that a repeat writes them at most once.
+	Events []OutboxEvent
 }
 
 // Change is a change to every record of one tenant that carries any of MatchKeys: an
@@ -79,6 +82,8 @@ type Change struct {
 	// Audit returns the audit entries for the changed records; it is called only when some
 	// changed, and the entries are written with them.
 	Audit func(changed []Record) []AuditEntry
+	// Events, when set, returns the outbox events for the changed records, written with them.
+	Events func(changed []Record) []OutboxEvent
 }
 
 // ExpiryRun is one pass of the expiry job.
@@ -88,6 +93,8 @@ type ExpiryRun struct {
 	// Audit returns the audit entries for a record whose consents (named as in the API)
 	// expired; they carry deterministic ids, so a repeated run appends nothing twice.
 	Audit func(rec Record, consents []string) []AuditEntry
+	// Events, when set, returns the outbox events for such a record, with deterministic ids.
+	Events func(rec Record, consents []string) []OutboxEvent
 }
 
 // Page is one page of a record list, newest first.

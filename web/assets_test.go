@@ -36,7 +36,7 @@ func TestAssetPathIsContentHashed(t *testing.T) {
 }
 
 func TestAssetsFS(t *testing.T) {
-	for _, name := range []string{"app.css", "htmx.min.js"} {
+	for _, name := range []string{"app.css", "htmx.min.js", "csvfile.js"} {
 		if _, err := fs.Stat(Assets(), name); err != nil {
 			t.Errorf("Assets() lacks %s: %v", name, err)
 		}

@@ -139,7 +139,9 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 		}
 		return json.NewEncoder(stdout).Encode(out)
 	default:
-		return unknownCommand(args)
+		if run = webhookCommand(cmd, fs, cfg); run == nil {
+			return unknownCommand(args)
+		}
 	}
 	if done, err := parseFlags(cmd, fs, args[2:], stdout); done {
 		return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -13,6 +14,7 @@ import (
 	"github.com/consentforms/consentforms/mongo"
 	"github.com/consentforms/consentforms/sqlite"
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
 // Config is the process configuration, read from the environment (docs/API.md §10).
@@ -35,6 +37,8 @@ type Config struct {
 	MetricsAddr string // separate /metrics listener; empty = the main listener, loopback only
 	// RetentionEvery is how often the retention job runs, a Go duration ("10m"); "0" = never.
 	RetentionEvery string
+	// Webhooks tunes outgoing webhooks (CONSENTFORMS_WEBHOOK_*, docs/WEBHOOKS.md).
+	Webhooks webhook.Config
 }
 
 func configFrom(getenv func(string) string) Config {
@@ -46,6 +50,8 @@ func configFrom(getenv func(string) string) Config {
 	}
 	dir := or("CONSENTFORMS_DATA_DIR", "./data")
 	proxies, err := parseProxies(getenv("CONSENTFORMS_TRUSTED_PROXIES"))
+	hooks, herr := webhookConfig(getenv)
+	err = errors.Join(err, herr)
 	return Config{
 		TrustedProxies: proxies,
 		ConfigErr:      err,
@@ -61,6 +67,7 @@ func configFrom(getenv func(string) string) Config {
 		PprofAddr:      getenv("CONSENTFORMS_PPROF_ADDR"),
 		MetricsAddr:    getenv("CONSENTFORMS_METRICS_ADDR"),
 		RetentionEvery: getenv("CONSENTFORMS_RETENTION_EVERY"),
+		Webhooks:       hooks,
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/cache"
 	"github.com/consentforms/consentforms/tenants/ops"
+	"github.com/consentforms/consentforms/tenants/webhook"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -65,7 +66,7 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	if err := firstAdmin(ctx, store, cfg, stdout); err != nil {
 		return err
 	}
-	app, svc, err := build(store, keys, newKeyring(cfg, keys), cfg.TrustedProxies, log, m)
+	app, svc, err := build(store, keys, newKeyring(cfg, keys), cfg.TrustedProxies, cfg.Webhooks.Policy, log, m)
 	if err != nil {
 		return err
 	}
@@ -104,6 +105,15 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	verifyDone := make(chan struct{})
 	go func() { defer close(verifyDone); auditVerifyLoop(jobCtx, store, log) }()
 	defer func() { stopJob(); <-verifyDone }()
+	hooksDone := make(chan struct{})
+	go func() {
+		defer close(hooksDone)
+		webhook.NewDispatcher(store.Outbox, cfg.Webhooks, log, time.Now).Run(jobCtx)
+	}()
+	defer func() { stopJob(); <-hooksDone }()
+	bulkDone := make(chan struct{})
+	go func() { defer close(bulkDone); bulkLoop(jobCtx, svc, log) }()
+	defer func() { stopJob(); <-bulkDone }()
 
 	select {
 	case err := <-served:
@@ -131,14 +141,14 @@ func storeName(cfg Config) string {
 }
 
 // build wires the store, the domain operations, the API and the admin UI.
-func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Prefix, log *slog.Logger, m *metrics) (*fiber.App, *ops.Service, error) {
+func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Prefix, hooks webhook.Policy, log *slog.Logger, m *metrics) (*fiber.App, *ops.Service, error) {
 	enf, err := policies.New()
 	if err != nil {
 		return nil, nil, err
 	}
 	svc := &ops.Service{Records: store.Records, Forms: store.Forms, Writer: store.Writer,
 		Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now, Rights: store.Records, Audit: store.Audit, Catalogue: catalogue{store},
-		Observer: m}
+		Observer: m, Bulk: store.Bulk}
 	svc.WebhookDiag = &ops.WebhookDiagnostics{Repo: store.WebhookDiag, Now: time.Now}
 	apiKeys, tens, forms := cache.NewKeys(store.APIKeys), cache.NewTenants(store.Tenants), cache.NewForms(store.Forms)
 	app := api.New(api.Deps{Keys: apiKeys, Tenants: tens, Forms: forms, Records: store.Records, Tokens: store.Tokens,
@@ -146,7 +156,7 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 		ObserveRequest: m.Request, Diagnostics: svc.WebhookDiag})
 	admin.Mount(app, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
 		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions,
-		Chains: store.AuditChains}, Ops: svc,
+		Chains: store.AuditChains, Outbox: store.Outbox}, Ops: svc, WebhookPolicy: hooks,
 		Enforcer: enf, Logger: log, SessionKeys: ring.SessionKeys, TrustedProxies: proxies, PurgeKey: apiKeys.Purge, PurgeForm: forms.Purge, PurgeTenant: tens.Purge, Now: time.Now})
 	return app, svc, nil
 }

@@ -1,8 +1,9 @@
 // Run by the init job of deploy/sharded/docker-compose.yml through mongos; safe to run again.
 // Adds the two shards, enables sharding on the database and shards every collection that
 // grows with a tenant's data on {tenantId: 1, _id: "hashed"} (docs/SCALING.md#shard-keys).
-// The small collections (tenants, apikeys, forms, staff, webhooktokens, auditverifications,
-// webhookdiag, webhookdays) stay unsharded on the database's primary shard. The service creates its secondary indexes itself at start.
+// The small collections (tenants, apikeys, forms, staff, webhooktokens, sessions,
+// auditverifications, webhookdiag, webhookdays, webhookendpoints, bulkerasures) stay unsharded
+// on the database's primary shard. The service creates its secondary indexes itself at start.
 const dbName = process.env.MONGODB_DATABASE || "consentforms";
 const config = db.getSiblingDB("config");
 
@@ -15,7 +16,7 @@ sh.enableSharding(dbName);
 
 const sharded = [
   "formSubmissions", "digitisationSubmissions", "canvassingSubmissions", "phoneCallTasks",
-  "audit", "erasureclaims", "auditlinks",
+  "audit", "erasureclaims", "auditlinks", "webhookoutbox", "webhookdeliveries",
 ];
 for (const name of sharded) {
   const ns = `${dbName}.${name}`;

@@ -6,6 +6,7 @@ import (
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/anonymise"
+	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
 // Preview counts the records an erasure of the identity would anonymise, changing nothing.
@@ -22,12 +23,17 @@ func (s *Service) Preview(ctx context.Context, tenantID string, id Identity) (Co
 // The store makes it all-or-nothing, counts each record for one call only however many run
 // at once, and leaves nothing removed in its files.
 func (s *Service) Erase(ctx context.Context, tenantID, actor, requestID string, id Identity) (Counts, error) {
+	return s.eraseKeys(ctx, tenantID, actor, requestID, s.Subject(tenantID, id), "", s.hashes(tenantID, id))
+}
+
+// eraseKeys is Erase of the records carrying any of keys; subject and detail go to the audit
+// entry. Bulk erasure runs through it too.
+func (s *Service) eraseKeys(ctx context.Context, tenantID, actor, requestID, subject, detail string, keys []string) (Counts, error) {
 	now := s.Now()
 	forms := map[string]map[string]bool{}
-	subject := s.Subject(tenantID, id)
 	erased, err := s.Writer.Erase(ctx, tenants.Change{
 		TenantID:  tenantID,
-		MatchKeys: s.hashes(tenantID, id),
+		MatchKeys: keys,
 		Apply: func(rec *tenants.Record) (bool, error) {
 			declared, err := s.declared(ctx, tenantID, rec.FormID, forms)
 			if err != nil {
@@ -38,7 +44,10 @@ func (s *Service) Erase(ctx context.Context, tenantID, actor, requestID string, 
 		},
 		Audit: func(erased []tenants.Record) []tenants.AuditEntry {
 			return []tenants.AuditEntry{{Time: now, TenantID: tenantID, Actor: actor, Action: tenants.ActionGDPRAnonymised,
-				RecordIDs: publicIDs(erased), Counts: CountKinds(erased).Map(), Subject: subject, RequestID: requestID}}
+				RecordIDs: publicIDs(erased), Counts: CountKinds(erased).Map(), Subject: subject, Detail: detail, RequestID: requestID}}
+		},
+		Events: func(erased []tenants.Record) []tenants.OutboxEvent {
+			return webhook.Anonymised(tenants.EventTypeRecordAnonymised, tenants.NewAuditID(now), now, erased)
 		},
 	})
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
 // expiryBatch is how many records one write of the expiry job changes.
@@ -23,6 +24,9 @@ func (s *Service) ExpireDue(ctx context.Context) (int, error) {
 					Actor: tenants.ActorSystem, Action: tenants.ActionConsentExpired, RecordIDs: []string{rec.PublicID}, Detail: name}
 			}
 			return out
+		},
+		Events: func(rec tenants.Record, consents []string) []tenants.OutboxEvent {
+			return webhook.Expired(now, rec, consents)
 		}})
 	s.Observe().Count(tenants.EventConsentExpired, n)
 	return n, wrap("expire", err)

@@ -13,6 +13,7 @@ import (
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/anonymise"
 	"github.com/consentforms/consentforms/tenants/consent"
+	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
 // Service runs the operations.
@@ -31,6 +32,8 @@ type Service struct {
 	Catalogue Catalogue
 	// WebhookDiag records inbound webhook deliveries (webhookdiag.go; nil: none recorded).
 	WebhookDiag *WebhookDiagnostics
+	// Bulk keeps four-eyes bulk erasure requests (bulk.go).
+	Bulk tenants.BulkRepo
 }
 
 // Identity names a person: a normalised e-mail and/or E.164 phone ("" when not given).
@@ -124,6 +127,7 @@ func (s *Service) Prepare(rec tenants.Record, actor, requestID string) tenants.I
 		in.Audit = append(in.Audit, entry(tenants.ActionConsentGranted, joinNames(granted)))
 	}
 	in.Record = rec
+	in.Events = webhook.Granted(rec)
 	return in
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/anonymise"
 	"github.com/consentforms/consentforms/tenants/consent"
+	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
 // Catalogue lists what retention goes through: every tenant, and each tenant's forms.
@@ -105,6 +106,9 @@ func (s *Service) retain(ctx context.Context, p policy) (Counts, error) {
 			Audit: func(erased []tenants.Record) []tenants.AuditEntry {
 				return []tenants.AuditEntry{{Time: now, TenantID: p.tenantID, Actor: tenants.ActorSystem, Action: tenants.ActionRetentionAnonymised,
 					RecordIDs: publicIDs(erased), Counts: CountKinds(erased).Map(), Detail: retentionDetail(p, from)}}
+			},
+			Events: func(erased []tenants.Record) []tenants.OutboxEvent {
+				return webhook.Anonymised(tenants.EventTypeRetentionAnonymised, tenants.NewAuditID(now), now, erased)
 			},
 		})
 		total = total.add(CountKinds(erased))

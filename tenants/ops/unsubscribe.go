@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
 // unsubscribeKinds are the record kinds that carry consents.
@@ -26,6 +27,9 @@ func (s *Service) Unsubscribe(ctx context.Context, tenantID, actor, via, request
 			return []tenants.AuditEntry{{Time: now, TenantID: tenantID, Actor: actor, Action: tenants.ActionConsentRevoked,
 				RecordIDs: publicIDs(changed), Counts: map[string]int{"revoked": len(changed)}, Subject: subject,
 				Detail: "generalContact via " + via, RequestID: requestID}}
+		},
+		Events: func(changed []tenants.Record) []tenants.OutboxEvent {
+			return webhook.Revoked(tenants.NewAuditID(now), now, changed)
 		},
 	})
 	if err != nil {

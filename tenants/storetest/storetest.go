@@ -32,6 +32,8 @@ func Run(t *testing.T, open Open) {
 		{"transfer", transferTests},
 		{"sessions", sessionTests},
 		{"rights", rightsTests},
+		{"outbox", outboxTests},
+		{"bulk", bulkTests},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -1,0 +1,128 @@
+package admin
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/webhook"
+	"github.com/consentforms/consentforms/web"
+	"github.com/gofiber/fiber/v2"
+)
+
+// EndpointRepo manages the outgoing webhook endpoints and reads their delivery logs.
+type EndpointRepo interface {
+	InsertEndpoint(ctx context.Context, e tenants.Endpoint) error
+	Endpoint(ctx context.Context, tenantID, id string) (tenants.Endpoint, error)
+	Endpoints(ctx context.Context, tenantID string) ([]tenants.Endpoint, error)
+	DeleteEndpoint(ctx context.Context, tenantID, id string) error
+	SetFailing(ctx context.Context, tenantID, id string, since *time.Time) error
+	Deliveries(ctx context.Context, tenantID, endpointID string, limit int) ([]tenants.Delivery, error)
+}
+
+// deliveriesShown bounds an endpoint's delivery log page.
+const deliveriesShown = 100
+
+func (h *handler) endpoints(c *fiber.Ctx, s *session) error {
+	return h.renderEndpoints(c, s, fiber.StatusOK, "", nil, nil)
+}
+
+// renderEndpoints lists the endpoints; url, events and errs show a refused form again.
+func (h *handler) renderEndpoints(c *fiber.Ctx, s *session, status int, url string, events []string, errs web.FieldErrors) error {
+	list, err := h.Store.Outbox.Endpoints(c.UserContext(), s.TenantID)
+	if err != nil {
+		return err
+	}
+	p := web.EndpointsPage{Layout: h.layout(c, s, "Outgoing webhooks", web.NavWebhooks), EventTypes: tenants.EventTypes,
+		FormURL: url, FormEvents: events, Errors: errs, CanManage: h.Enforcer.RoleAllows(s.Staff.Role, "admin:endpoints", "write")}
+	for _, e := range list {
+		p.Endpoints = append(p.Endpoints, endpointItem(e))
+	}
+	return h.render(c, status, web.Endpoints(p))
+}
+
+func endpointItem(e tenants.Endpoint) web.EndpointItem {
+	return web.EndpointItem{ID: e.ID, URL: e.URL, Events: e.Events, CreatedAt: e.CreatedAt, FailingSince: e.FailingSince}
+}
+
+// endpointCreate adds an endpoint and shows its secret, this once.
+func (h *handler) endpointCreate(c *fiber.Ctx, s *session) error {
+	ctx := c.UserContext()
+	url := strings.TrimSpace(c.FormValue("url"))
+	var picked []string
+	for _, v := range c.Request().PostArgs().PeekMulti("event") {
+		picked = append(picked, string(v))
+	}
+	errs := web.FieldErrors{}
+	events, err := webhook.ParseEvents(strings.Join(picked, ","))
+	if err != nil {
+		errs["event"] = "Choose at least one event."
+	}
+	existing, err := h.Store.Outbox.Endpoints(ctx, s.TenantID)
+	if err != nil {
+		return err
+	}
+	e, err := webhook.NewEndpoint(h.WebhookPolicy, s.TenantID, url, events, len(existing), h.now())
+	if err != nil {
+		errs["url"] = strings.ToUpper(err.Error()[:1]) + err.Error()[1:] + "."
+	}
+	if len(errs) > 0 {
+		return h.renderEndpoints(c, s, fiber.StatusUnprocessableEntity, url, picked, errs)
+	}
+	if err := h.Store.Outbox.InsertEndpoint(ctx, e); err != nil {
+		return err
+	}
+	if err := h.appendAudit(c, s, tenants.ActionWebhookChanged, []string{e.ID}, "outgoing endpoint added"); err != nil {
+		return err
+	}
+	return h.render(c, fiber.StatusOK, web.EndpointCreated(web.EndpointCreatedPage{
+		Layout: h.layout(c, s, "Outgoing webhook endpoint added", web.NavWebhooks), Endpoint: endpointItem(e), Secret: e.Secret}))
+}
+
+func (h *handler) endpointDelete(c *fiber.Ctx, s *session) error {
+	id := pathID(c)
+	if err := h.Store.Outbox.DeleteEndpoint(c.UserContext(), s.TenantID, id); err != nil {
+		return err
+	}
+	if err := h.appendAudit(c, s, tenants.ActionWebhookChanged, []string{id}, "outgoing endpoint deleted"); err != nil {
+		return err
+	}
+	return h.redirect(c, web.PathEndpoints, success("Endpoint deleted."))
+}
+
+// endpointEnable clears a failing endpoint's mark: new events reach it again.
+func (h *handler) endpointEnable(c *fiber.Ctx, s *session) error {
+	id := pathID(c)
+	if err := h.Store.Outbox.SetFailing(c.UserContext(), s.TenantID, id, nil); err != nil {
+		return err
+	}
+	if err := h.appendAudit(c, s, tenants.ActionWebhookChanged, []string{id}, "outgoing endpoint re-enabled"); err != nil {
+		return err
+	}
+	return h.redirect(c, web.PathEndpoints, success("Endpoint re-enabled."))
+}
+
+// endpointLog shows an endpoint's deliveries, newest first.
+func (h *handler) endpointLog(c *fiber.Ctx, s *session) error {
+	ctx := c.UserContext()
+	e, err := h.Store.Outbox.Endpoint(ctx, s.TenantID, pathID(c))
+	if err != nil {
+		return err
+	}
+	list, err := h.Store.Outbox.Deliveries(ctx, s.TenantID, e.ID, deliveriesShown)
+	if err != nil {
+		return err
+	}
+	p := web.DeliveriesPage{Layout: h.layout(c, s, "Delivery log", web.NavWebhooks), Endpoint: endpointItem(e),
+		CanManage: h.Enforcer.RoleAllows(s.Staff.Role, "admin:endpoints", "write")}
+	for _, d := range list {
+		item := web.DeliveryItem{EventID: d.EventID, Type: d.Type, CreatedAt: d.CreatedAt, Status: d.Status, Attempts: d.Attempts,
+			LastAt: d.LastAt, LastResult: d.LastResult}
+		if d.Status == tenants.DeliveryPending {
+			item.NextAt = &d.NextAt
+		}
+		p.Deliveries = append(p.Deliveries, item)
+	}
+	return h.render(c, fiber.StatusOK, web.Deliveries(p))
+}

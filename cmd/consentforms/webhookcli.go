@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/webhook"
+)
+
+// webhookConfig reads the outgoing webhook settings (docs/WEBHOOKS.md §Settings).
+func webhookConfig(getenv func(string) string) (webhook.Config, error) {
+	var c webhook.Config
+	if v := getenv("CONSENTFORMS_WEBHOOK_ALLOW_INSECURE"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return c, errors.New("CONSENTFORMS_WEBHOOK_ALLOW_INSECURE: use 1 or 0")
+		}
+		c.Policy.AllowInsecure = b
+	}
+	for _, d := range []struct {
+		env string
+		dst *time.Duration
+	}{
+		{"CONSENTFORMS_WEBHOOK_BACKOFF", &c.Base},
+		{"CONSENTFORMS_WEBHOOK_RETRY_WINDOW", &c.Window},
+		{"CONSENTFORMS_WEBHOOK_POLL", &c.Interval},
+	} {
+		if v := getenv(d.env); v != "" {
+			x, err := time.ParseDuration(v)
+			if err != nil || x <= 0 {
+				return c, fmt.Errorf("%s: want a positive Go duration such as 30s", d.env)
+			}
+			*d.dst = x
+		}
+	}
+	return c, nil
+}
+
+// webhookCommand returns the run function of a "webhook …" command, or nil for another
+// command.
+func webhookCommand(cmd string, fs *flag.FlagSet, cfg Config) func(context.Context, tenants.Stores) (any, error) {
+	switch cmd {
+	case "webhook create":
+		tenant := fs.String("tenant", "", "tenant id")
+		url := fs.String("url", "", "the endpoint's https:// URL")
+		events := fs.String("events", "", "comma-separated: "+strings.Join(tenants.EventTypes, ",")+", or all")
+		return func(ctx context.Context, s tenants.Stores) (any, error) {
+			return createEndpoint(ctx, s, cfg.Webhooks.Policy, *tenant, *url, *events)
+		}
+	case "webhook list":
+		tenant := fs.String("tenant", "", "tenant id")
+		return func(ctx context.Context, s tenants.Stores) (any, error) {
+			if err := requireTenant(ctx, s, *tenant); err != nil {
+				return nil, err
+			}
+			list, err := s.Outbox.Endpoints(ctx, *tenant)
+			out := make([]map[string]any, len(list))
+			for i, e := range list {
+				out[i] = map[string]any{"id": e.ID, "url": e.URL, "events": e.Events, "createdAt": e.CreatedAt, "failingSince": e.FailingSince}
+			}
+			return map[string]any{"endpoints": out}, err
+		}
+	case "webhook delete":
+		tenant := fs.String("tenant", "", "tenant id")
+		id := fs.String("id", "", "endpoint id")
+		return func(ctx context.Context, s tenants.Stores) (any, error) {
+			if err := s.Outbox.DeleteEndpoint(ctx, *tenant, *id); err != nil {
+				return nil, err
+			}
+			return map[string]any{"id": *id, "deleted": true}, audit(ctx, s, *tenant, tenants.ActionWebhookChanged, *id)
+		}
+	}
+	return nil
+}
+
+func createEndpoint(ctx context.Context, s tenants.Stores, p webhook.Policy, tenantID, url, events string) (any, error) {
+	if err := requireTenant(ctx, s, tenantID); err != nil {
+		return nil, err
+	}
+	types, err := webhook.ParseEvents(events)
+	if err != nil {
+		return nil, fmt.Errorf("--events: %w", err)
+	}
+	existing, err := s.Outbox.Endpoints(ctx, tenantID)
+	if err != nil {
+		return nil, err
+	}
+	e, err := webhook.NewEndpoint(p, tenantID, url, types, len(existing), time.Now())
+	if err != nil {
+		return nil, fmt.Errorf("--url: %w", err)
+	}
+	if err := s.Outbox.InsertEndpoint(ctx, e); err != nil {
+		return nil, err
+	}
+	return map[string]any{"id": e.ID, "url": e.URL, "events": e.Events, "secret": e.Secret},
+		audit(ctx, s, tenantID, tenants.ActionWebhookChanged, e.ID)
+}

@@ -1,0 +1,179 @@
+package mongo
+
+import (
+	"context"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+)
+
+// Outbox holds the outgoing webhook endpoints, the outbox and the deliveries. MongoDB has no
+// transaction here: the writer writes a change's events before it answers, in the order that
+// docs/WEBHOOKS.md §Guarantees explains, so that an acknowledged change never loses its event.
+type Outbox struct {
+	endpoints, events, deliveries *mongo.Collection
+}
+
+var _ tenants.OutboxRepo = (*Outbox)(nil)
+
+// deliveryDoc is a delivery under the id endpoint/event, which makes a repeated fan-out
+// write nothing.
+type deliveryDoc struct {
+	ID               string `bson:"_id"`
+	tenants.Delivery `bson:",inline"`
+}
+
+// insertEvents writes events; one whose id exists is not written again.
+func (r *Outbox) insertEvents(ctx context.Context, events []tenants.OutboxEvent) error {
+	if len(events) == 0 {
+		return nil
+	}
+	docs := make([]any, len(events))
+	for i, e := range events {
+		docs[i] = e
+	}
+	_, err := r.events.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
+	byIndex, ok := writeErrors(err)
+	if err != nil && !ok {
+		return translate("insert outbox events", err)
+	}
+	for _, code := range byIndex {
+		if code != codeDuplicateKey {
+			return writeError("insert outbox event", code)
+		}
+	}
+	return nil
+}
+
+// InsertEndpoint stores a new endpoint.
+func (r *Outbox) InsertEndpoint(ctx context.Context, e tenants.Endpoint) error {
+	_, err := r.endpoints.InsertOne(ctx, e)
+	return translate("insert webhook endpoint", err)
+}
+
+// Endpoint returns the tenant's endpoint with id.
+func (r *Outbox) Endpoint(ctx context.Context, tenantID, id string) (tenants.Endpoint, error) {
+	var e tenants.Endpoint
+	err := r.endpoints.FindOne(ctx, ofTenant(tenantID, id)).Decode(&e)
+	return e, translate("get webhook endpoint", err)
+}
+
+// Endpoints returns the tenant's endpoints, oldest first.
+func (r *Outbox) Endpoints(ctx context.Context, tenantID string) ([]tenants.Endpoint, error) {
+	return findAll[tenants.Endpoint](ctx, r.endpoints, "list webhook endpoints", bson.D{{Key: "tenantId", Value: tenantID}},
+		options.Find().SetSort(bson.D{asc("createdAt"), asc("_id")}))
+}
+
+// DeleteEndpoint removes the endpoint, then its delivery log.
+func (r *Outbox) DeleteEndpoint(ctx context.Context, tenantID, id string) error {
+	res, err := r.endpoints.DeleteOne(ctx, ofTenant(tenantID, id))
+	if err != nil {
+		return translate("delete webhook endpoint", err)
+	}
+	if res.DeletedCount == 0 {
+		return tenants.ErrNotFound
+	}
+	_, err = r.deliveries.DeleteMany(ctx, bson.D{{Key: "tenantId", Value: tenantID}, {Key: "endpointId", Value: id}})
+	return translate("delete webhook deliveries", err)
+}
+
+// SetFailing implements tenants.OutboxRepo.
+func (r *Outbox) SetFailing(ctx context.Context, tenantID, id string, since *time.Time) error {
+	update := bson.D{{Key: "$unset", Value: bson.D{{Key: "failingSince", Value: ""}}}}
+	if since != nil {
+		update = bson.D{{Key: "$set", Value: bson.D{{Key: "failingSince", Value: *since}}}}
+	}
+	return updateOne(ctx, r.endpoints, "set webhook endpoint failing", ofTenant(tenantID, id), update)
+}
+
+// Unfanned implements tenants.OutboxRepo.
+func (r *Outbox) Unfanned(ctx context.Context, limit int) ([]tenants.OutboxEvent, error) {
+	return findAll[tenants.OutboxEvent](ctx, r.events, "unfanned events", bson.D{},
+		options.Find().SetSort(bson.D{asc("time"), asc("_id")}).SetLimit(int64(limit)))
+}
+
+// Fan implements tenants.OutboxRepo: the deliveries first, then the event leaves the outbox,
+// so that a stop in between repeats the fan-out, which writes nothing twice.
+func (r *Outbox) Fan(ctx context.Context, ev tenants.OutboxEvent, deliveries []tenants.Delivery) error {
+	if len(deliveries) > 0 {
+		docs := make([]any, len(deliveries))
+		for i, d := range deliveries {
+			docs[i] = deliveryDoc{ID: d.EndpointID + "/" + d.EventID, Delivery: d}
+		}
+		_, err := r.deliveries.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
+		byIndex, ok := writeErrors(err)
+		if err != nil && !ok {
+			return translate("insert webhook deliveries", err)
+		}
+		for _, code := range byIndex {
+			if code != codeDuplicateKey {
+				return writeError("insert webhook delivery", code)
+			}
+		}
+	}
+	_, err := r.events.DeleteOne(ctx, ofTenant(ev.TenantID, ev.ID)) // with the shard key
+	return translate("remove fanned event", err)
+}
+
+// PruneDeliveries implements tenants.OutboxRepo.
+func (r *Outbox) PruneDeliveries(ctx context.Context, before time.Time) (int64, error) {
+	res, err := r.deliveries.DeleteMany(ctx, bson.D{{Key: "createdAt", Value: bson.D{{Key: "$lt", Value: before}}},
+		{Key: "status", Value: bson.D{{Key: "$ne", Value: tenants.DeliveryPending}}}})
+	if err != nil {
+		return 0, translate("prune webhook deliveries", err)
+	}
+	return res.DeletedCount, nil
+}
+
+// Due implements tenants.OutboxRepo.
+func (r *Outbox) Due(ctx context.Context, now time.Time, limit int) ([]tenants.Delivery, error) {
+	return deliveries(ctx, r.deliveries, "due deliveries",
+		bson.D{{Key: "status", Value: tenants.DeliveryPending}, {Key: "nextAt", Value: bson.D{{Key: "$lte", Value: now}}}},
+		options.Find().SetSort(bson.D{asc("status"), asc("nextAt")}).SetLimit(int64(limit)))
+}
+
+// Update implements tenants.OutboxRepo.
+func (r *Outbox) Update(ctx context.Context, d tenants.Delivery) error {
+	set := bson.D{{Key: "status", Value: d.Status}, {Key: "attempts", Value: d.Attempts}, {Key: "nextAt", Value: d.NextAt},
+		{Key: "lastAt", Value: d.LastAt}, {Key: "lastResult", Value: d.LastResult}}
+	return updateOne(ctx, r.deliveries, "update webhook delivery",
+		bson.D{{Key: "tenantId", Value: d.TenantID}, {Key: "_id", Value: d.EndpointID + "/" + d.EventID}}, bson.D{{Key: "$set", Value: set}})
+}
+
+// Deliveries implements tenants.OutboxRepo.
+func (r *Outbox) Deliveries(ctx context.Context, tenantID, endpointID string, limit int) ([]tenants.Delivery, error) {
+	return deliveries(ctx, r.deliveries, "list webhook deliveries",
+		bson.D{{Key: "tenantId", Value: tenantID}, {Key: "endpointId", Value: endpointID}},
+		options.Find().SetSort(bson.D{desc("createdAt"), desc("_id")}).SetLimit(int64(limit)))
+}
+
+func deliveries(ctx context.Context, c *mongo.Collection, op string, filter bson.D, opts *options.FindOptionsBuilder) ([]tenants.Delivery, error) {
+	docs, err := findAll[deliveryDoc](ctx, c, op, filter, opts)
+	out := make([]tenants.Delivery, len(docs))
+	for i, d := range docs {
+		out[i] = d.Delivery
+	}
+	return out, err
+}
+
+// insertEvents writes the events of a batch's ingestions, repeats included (their ids follow
+// from the record): a stop between a record and its events leaves a gap that the repeat
+// of the ingestion fills. An error reaches the ingestions of the batch that have events.
+func (w *Writer) insertEvents(ctx context.Context, batch []*ingestJob) {
+	var events []tenants.OutboxEvent
+	for _, j := range batch {
+		if j.err == nil {
+			events = append(events, j.in.Events...)
+		}
+	}
+	if err := w.s.Outbox.insertEvents(ctx, events); err != nil {
+		for _, j := range batch {
+			if j.err == nil && len(j.in.Events) > 0 {
+				j.stored, j.err = false, err
+			}
+		}
+	}
+}

@@ -1,0 +1,174 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+)
+
+// Outbox holds the outgoing webhook endpoints, the outbox and the deliveries. The writer
+// fills the outbox in the transaction of each change (insertOutbox).
+type Outbox struct{ s *Store }
+
+var _ tenants.OutboxRepo = (*Outbox)(nil)
+
+const insertOutboxQ = `INSERT INTO webhook_outbox (id, tenant_id, type, time, payload) VALUES (?, ?, ?, ?, ?)
+	ON CONFLICT (id) DO NOTHING`
+
+// insertOutbox writes events in tx; an event whose id exists is not written again.
+func insertOutbox(ctx context.Context, tx *sql.Tx, events []tenants.OutboxEvent) error {
+	if len(events) == 0 {
+		return nil
+	}
+	st, err := tx.PrepareContext(ctx, insertOutboxQ)
+	if err != nil {
+		return translate("prepare outbox", err)
+	}
+	defer st.Close()
+	for _, e := range events {
+		if _, err := st.ExecContext(ctx, e.ID, e.TenantID, e.Type, ms(e.Time), e.Payload); err != nil {
+			return translate("insert outbox event", err)
+		}
+	}
+	return nil
+}
+
+// ingestionEvents returns the events of the ingestions that stored their record.
+func ingestionEvents(jobs []*ingestJob) []tenants.OutboxEvent {
+	var out []tenants.OutboxEvent
+	for _, j := range jobs {
+		if j.stored {
+			out = append(out, j.in.Events...)
+		}
+	}
+	return out
+}
+
+const endpointCols = `id, tenant_id, url, events, secret, created_at, failing_since`
+
+// InsertEndpoint stores a new endpoint.
+func (r *Outbox) InsertEndpoint(ctx context.Context, e tenants.Endpoint) error {
+	events, err := json.Marshal(e.Events)
+	if err != nil {
+		return err
+	}
+	_, err = r.s.w.ExecContext(ctx, `INSERT INTO webhook_endpoints (`+endpointCols+`) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		e.ID, e.TenantID, e.URL, string(events), e.Secret, ms(e.CreatedAt), msPtr(e.FailingSince))
+	return translate("insert webhook endpoint", err)
+}
+
+// Endpoint returns the tenant's endpoint with id.
+func (r *Outbox) Endpoint(ctx context.Context, tenantID, id string) (tenants.Endpoint, error) {
+	e, err := scanEndpoint(r.s.r.QueryRowContext(ctx, `SELECT `+endpointCols+` FROM webhook_endpoints WHERE tenant_id = ? AND id = ?`, tenantID, id))
+	return e, translate("get webhook endpoint", err)
+}
+
+// Endpoints returns the tenant's endpoints, oldest first.
+func (r *Outbox) Endpoints(ctx context.Context, tenantID string) ([]tenants.Endpoint, error) {
+	return queryAll(ctx, r.s.r, "list webhook endpoints", scanEndpoint,
+		`SELECT `+endpointCols+` FROM webhook_endpoints WHERE tenant_id = ? ORDER BY created_at, id`, tenantID)
+}
+
+// DeleteEndpoint removes the endpoint and its delivery log.
+func (r *Outbox) DeleteEndpoint(ctx context.Context, tenantID, id string) error {
+	return r.s.Writer.inTx(ctx, func(tx *sql.Tx, _ statements) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM webhook_endpoints WHERE tenant_id = ? AND id = ?`, tenantID, id)
+		if err != nil {
+			return translate("delete webhook endpoint", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return tenants.ErrNotFound
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM webhook_deliveries WHERE tenant_id = ? AND endpoint_id = ?`, tenantID, id)
+		return translate("delete webhook deliveries", err)
+	})
+}
+
+// SetFailing implements tenants.OutboxRepo.
+func (r *Outbox) SetFailing(ctx context.Context, tenantID, id string, since *time.Time) error {
+	return execOne(ctx, r.s.w, "set webhook endpoint failing", `UPDATE webhook_endpoints SET failing_since = ? WHERE tenant_id = ? AND id = ?`,
+		msPtr(since), tenantID, id)
+}
+
+// Unfanned implements tenants.OutboxRepo.
+func (r *Outbox) Unfanned(ctx context.Context, limit int) ([]tenants.OutboxEvent, error) {
+	return queryAll(ctx, r.s.r, "unfanned events", func(row scanner) (tenants.OutboxEvent, error) {
+		var e tenants.OutboxEvent
+		var t int64
+		err := row.Scan(&e.ID, &e.TenantID, &e.Type, &t, &e.Payload)
+		e.Time = fromMS(t)
+		return e, err
+	}, `SELECT id, tenant_id, type, time, payload FROM webhook_outbox ORDER BY seq LIMIT ?`, limit)
+}
+
+// Fan implements tenants.OutboxRepo, in one transaction.
+func (r *Outbox) Fan(ctx context.Context, ev tenants.OutboxEvent, deliveries []tenants.Delivery) error {
+	return r.s.Writer.inTx(ctx, func(tx *sql.Tx, _ statements) error {
+		for _, d := range deliveries {
+			_, err := tx.ExecContext(ctx, `INSERT INTO webhook_deliveries (tenant_id, endpoint_id, event_id, type, payload,
+				created_at, status, attempts, next_at, last_at, last_result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+				ON CONFLICT DO NOTHING`, d.TenantID, d.EndpointID, d.EventID, d.Type, d.Payload, ms(d.CreatedAt), d.Status,
+				d.Attempts, ms(d.NextAt), msPtr(d.LastAt), d.LastResult)
+			if err != nil {
+				return translate("insert webhook delivery", err)
+			}
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM webhook_outbox WHERE id = ?`, ev.ID)
+		return translate("remove fanned event", err)
+	})
+}
+
+const deliveryCols = `tenant_id, endpoint_id, event_id, type, payload, created_at, status, attempts, next_at, last_at, last_result`
+
+// Due implements tenants.OutboxRepo.
+func (r *Outbox) Due(ctx context.Context, now time.Time, limit int) ([]tenants.Delivery, error) {
+	return queryAll(ctx, r.s.r, "due deliveries", scanDelivery,
+		`SELECT `+deliveryCols+` FROM webhook_deliveries WHERE status = 'pending' AND next_at <= ? ORDER BY next_at LIMIT ?`, ms(now), limit)
+}
+
+// Update implements tenants.OutboxRepo.
+func (r *Outbox) Update(ctx context.Context, d tenants.Delivery) error {
+	return execOne(ctx, r.s.w, "update webhook delivery", `UPDATE webhook_deliveries SET status = ?, attempts = ?, next_at = ?,
+		last_at = ?, last_result = ? WHERE endpoint_id = ? AND event_id = ?`,
+		d.Status, d.Attempts, ms(d.NextAt), msPtr(d.LastAt), d.LastResult, d.EndpointID, d.EventID)
+}
+
+// Deliveries implements tenants.OutboxRepo.
+func (r *Outbox) Deliveries(ctx context.Context, tenantID, endpointID string, limit int) ([]tenants.Delivery, error) {
+	return queryAll(ctx, r.s.r, "list webhook deliveries", scanDelivery,
+		`SELECT `+deliveryCols+` FROM webhook_deliveries WHERE tenant_id = ? AND endpoint_id = ?
+		ORDER BY created_at DESC, event_id DESC LIMIT ?`, tenantID, endpointID, limit)
+}
+
+func scanEndpoint(row scanner) (tenants.Endpoint, error) {
+	var e tenants.Endpoint
+	var events string
+	var created int64
+	var failing sql.NullInt64
+	if err := row.Scan(&e.ID, &e.TenantID, &e.URL, &events, &e.Secret, &created, &failing); err != nil {
+		return e, err
+	}
+	e.CreatedAt, e.FailingSince = fromMS(created), fromNullMS(failing)
+	return e, json.Unmarshal([]byte(events), &e.Events)
+}
+
+func scanDelivery(row scanner) (tenants.Delivery, error) {
+	var d tenants.Delivery
+	var created, next int64
+	var last sql.NullInt64
+	err := row.Scan(&d.TenantID, &d.EndpointID, &d.EventID, &d.Type, &d.Payload, &created, &d.Status, &d.Attempts, &next, &last, &d.LastResult)
+	d.CreatedAt, d.NextAt, d.LastAt = fromMS(created), fromMS(next), fromNullMS(last)
+	return d, err
+}
+
+// PruneDeliveries implements tenants.OutboxRepo.
+func (r *Outbox) PruneDeliveries(ctx context.Context, before time.Time) (int64, error) {
+	res, err := r.s.w.ExecContext(ctx, `DELETE FROM webhook_deliveries WHERE created_at < ? AND status != 'pending'`, ms(before))
+	if err != nil {
+		return 0, translate("prune webhook deliveries", err)
+	}
+	return res.RowsAffected()
+}

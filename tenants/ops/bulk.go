@@ -1,0 +1,265 @@
+package ops
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/contact"
+)
+
+// Bulk erasure (docs/API.md §5.6): a support user asks to erase many people at once; a tenant
+// admin other than the requester approves it; a background job then erases them in batches
+// through eraseKeys, the erasure of POST /api/v1/gdpr/search-and-anonymise.
+const (
+	// MaxBulkIdentifiers bounds one request's distinct e-mail addresses and phone numbers.
+	MaxBulkIdentifiers = 10000
+	// BulkTTL is how long a request waits for a decision before it expires.
+	BulkTTL = 7 * 24 * time.Hour
+	// bulkBatch is how many identifiers one erasure of a running request takes.
+	bulkBatch = 100
+	// maxInvalidShown bounds the lines a preview lists as not understood.
+	maxInvalidShown = 100
+)
+
+// Bulk erasure refusals.
+var (
+	ErrSelfApproval   = errors.New("the requester cannot decide their own request")
+	ErrBulkDecided    = errors.New("the request is no longer pending")
+	ErrBulkExpired    = errors.New("the request has expired")
+	ErrTooManyInBulk  = errors.New("at most " + strconv.Itoa(MaxBulkIdentifiers) + " identifiers in one request")
+	ErrNothingInBulk  = errors.New("no e-mail address or phone number found")
+	errBulkProgressed = errors.New("another server ran this step")
+)
+
+// BulkInput is the identifiers of a pasted list or CSV, normalised and without repeats, in
+// the order given; Invalid holds (the first of) the cells that are neither.
+type BulkInput struct {
+	Emails, Phones []string
+	Invalid        []string
+	InvalidCount   int
+}
+
+// headerCells are the column names a CSV's first line may carry.
+var headerCells = map[string]bool{"email": true, "e-mail": true, "email_address": true, "phone": true,
+	"phone_number": true, "mobile": true, "telephone": true}
+
+// ParseBulk reads lines of e-mail addresses and/or phone numbers, one or more per line
+// separated by commas, semicolons or tabs (a CSV's cells), quotes stripped.
+func ParseBulk(text string) (BulkInput, error) {
+	var in BulkInput
+	seen := map[string]bool{}
+	for _, line := range strings.Split(text, "\n") {
+		for _, cell := range strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == ';' || r == '\t' }) {
+			cell = strings.Trim(strings.TrimSpace(cell), `"'`)
+			if cell == "" || headerCells[strings.ToLower(cell)] {
+				continue
+			}
+			if e, ok := contact.NormaliseEmail(cell); ok && strings.Contains(cell, "@") {
+				if !seen["e"+e] {
+					seen["e"+e] = true
+					in.Emails = append(in.Emails, e)
+				}
+			} else if p, ok := contact.NormalisePhone(cell); ok {
+				if !seen["p"+p] {
+					seen["p"+p] = true
+					in.Phones = append(in.Phones, p)
+				}
+			} else {
+				in.InvalidCount++
+				if len(in.Invalid) < maxInvalidShown {
+					in.Invalid = append(in.Invalid, cell)
+				}
+			}
+		}
+	}
+	switch n := len(in.Emails) + len(in.Phones); {
+	case n > MaxBulkIdentifiers:
+		return in, ErrTooManyInBulk
+	case n == 0:
+		return in, ErrNothingInBulk
+	}
+	return in, nil
+}
+
+// bulkKeys returns the match keys of the identifiers, e-mail addresses first: each is the
+// key an erasure of that one identifier looks up.
+func (s *Service) bulkKeys(tenantID string, in BulkInput) []string {
+	out := make([]string, 0, len(in.Emails)+len(in.Phones))
+	for _, e := range in.Emails {
+		out = append(out, s.hashes(tenantID, Identity{Email: e})...)
+	}
+	for _, p := range in.Phones {
+		out = append(out, s.hashes(tenantID, Identity{Phone: p})...)
+	}
+	return out
+}
+
+// BulkPreview is what a request would erase now: the records per kind and the identifiers
+// that match no record, e-mail addresses first.
+type BulkPreview struct {
+	Counts    Counts
+	Unmatched []string
+}
+
+// PreviewBulk counts the records the identifiers match, changing nothing.
+func (s *Service) PreviewBulk(ctx context.Context, tenantID string, in BulkInput) (BulkPreview, error) {
+	keys := s.bulkKeys(tenantID, in)
+	found := map[string]tenants.Record{}
+	for start := 0; start < len(keys); start += 500 {
+		recs, err := s.Records.Find(ctx, tenantID, keys[start:min(start+500, len(keys))])
+		if err != nil {
+			return BulkPreview{}, wrap("preview bulk erasure", err)
+		}
+		for _, r := range recs {
+			found[r.ID] = r
+		}
+	}
+	matched := map[string]bool{}
+	recs := make([]tenants.Record, 0, len(found))
+	for _, r := range found {
+		recs = append(recs, r)
+		for _, k := range r.MatchKeys {
+			matched[k] = true
+		}
+	}
+	p := BulkPreview{Counts: CountKinds(recs)}
+	ids := append(append([]string{}, in.Emails...), in.Phones...)
+	for i, k := range keys {
+		if !matched[k] {
+			p.Unmatched = append(p.Unmatched, ids[i])
+		}
+	}
+	return p, nil
+}
+
+// RequestBulk stores a request to erase the identifiers, pending a second person's decision.
+// The audit entry counts the identifiers and the records they match; it never names them.
+func (s *Service) RequestBulk(ctx context.Context, tenantID, staffID, requestID string, in BulkInput) (tenants.BulkErasure, error) {
+	p, err := s.PreviewBulk(ctx, tenantID, in)
+	if err != nil {
+		return tenants.BulkErasure{}, err
+	}
+	now := s.Now().UTC().Truncate(time.Millisecond)
+	keys := s.bulkKeys(tenantID, in)
+	b := tenants.BulkErasure{ID: "be_" + tenants.NewAuditID(now)[:20], TenantID: tenantID, RequestedBy: staffID, RequestedAt: now,
+		ExpiresAt: now.Add(BulkTTL), Status: tenants.BulkPending, Emails: len(in.Emails), Phones: len(in.Phones),
+		Expected: p.Counts.Map(), Erased: Counts{}.Map(), Keys: keys, Total: len(keys)}
+	if err := s.Bulk.InsertBulk(ctx, b); err != nil {
+		return b, wrap("request bulk erasure", err)
+	}
+	counts := p.Counts.Map()
+	counts["emails"], counts["phones"] = b.Emails, b.Phones
+	return b, s.bulkAudit(ctx, b, "staff:"+staffID, tenants.ActionBulkRequested, counts, requestID)
+}
+
+// DecideBulk approves or rejects a pending request, as a staff user other than its requester.
+// A rejected request's match keys go at once; an approved one runs in the background (RunBulk).
+func (s *Service) DecideBulk(ctx context.Context, tenantID, id, staffID, requestID string, approve bool) error {
+	b, err := s.Bulk.GetBulk(ctx, tenantID, id)
+	switch {
+	case err != nil:
+		return err
+	case b.Status != tenants.BulkPending:
+		return ErrBulkDecided
+	case b.RequestedBy == staffID:
+		return ErrSelfApproval
+	case !s.Now().Before(b.ExpiresAt):
+		if err := s.expireBulk(ctx, b); err != nil {
+			return err
+		}
+		return ErrBulkExpired
+	}
+	status, action := tenants.BulkApproved, tenants.ActionBulkApproved
+	if !approve {
+		status, action = tenants.BulkRejected, tenants.ActionBulkRejected
+	}
+	if err := s.Bulk.DecideBulk(ctx, tenantID, id, status, staffID, s.Now().UTC()); err != nil {
+		if errors.Is(err, tenants.ErrConflict) {
+			return ErrBulkDecided
+		}
+		return err
+	}
+	if !approve {
+		if err := s.Bulk.FinishBulk(ctx, tenantID, id, tenants.BulkRejected, s.Now().UTC()); err != nil {
+			return err
+		}
+	}
+	counts := map[string]int{"emails": b.Emails, "phones": b.Phones}
+	return s.bulkAudit(ctx, b, "staff:"+staffID, action, counts, requestID)
+}
+
+// RunBulk expires the requests left pending too long and runs the approved ones to the end,
+// one batch of identifiers per erasure, pausing after each for as long as it took so that
+// intake keeps its pace.
+func (s *Service) RunBulk(ctx context.Context) error {
+	expired, err := s.Bulk.ExpiredBulk(ctx, s.Now())
+	if err != nil {
+		return err
+	}
+	for _, b := range expired {
+		if err := s.expireBulk(ctx, b); err != nil {
+			return err
+		}
+	}
+	runnable, err := s.Bulk.RunnableBulk(ctx)
+	if err != nil {
+		return err
+	}
+	for _, b := range runnable {
+		if err := s.runBulk(ctx, b); err != nil && !errors.Is(err, errBulkProgressed) {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Service) runBulk(ctx context.Context, b tenants.BulkErasure) error {
+	erased := countsOf(b.Erased)
+	for b.Done < len(b.Keys) {
+		started := time.Now()
+		end := min(b.Done+bulkBatch, len(b.Keys))
+		c, err := s.eraseKeys(ctx, b.TenantID, tenants.ActorSystem, "", "", "bulk erasure "+b.ID, b.Keys[b.Done:end])
+		if err != nil {
+			return err
+		}
+		erased = erased.add(c)
+		if err := s.Bulk.ProgressBulk(ctx, b.TenantID, b.ID, end, erased.Map()); err != nil {
+			if errors.Is(err, tenants.ErrConflict) {
+				return errBulkProgressed
+			}
+			return err
+		}
+		b.Done = end
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Since(started)):
+		}
+	}
+	if err := s.Bulk.FinishBulk(ctx, b.TenantID, b.ID, tenants.BulkDone, s.Now().UTC()); err != nil {
+		return err
+	}
+	return s.bulkAudit(ctx, b, tenants.ActorSystem, tenants.ActionBulkCompleted, erased.Map(), "")
+}
+
+func (s *Service) expireBulk(ctx context.Context, b tenants.BulkErasure) error {
+	if err := s.Bulk.FinishBulk(ctx, b.TenantID, b.ID, tenants.BulkExpired, s.Now().UTC()); err != nil {
+		return err
+	}
+	return s.bulkAudit(ctx, b, tenants.ActorSystem, tenants.ActionBulkExpired, map[string]int{"emails": b.Emails, "phones": b.Phones}, "")
+}
+
+func (s *Service) bulkAudit(ctx context.Context, b tenants.BulkErasure, actor, action string, counts map[string]int, requestID string) error {
+	return s.Audit.Append(ctx, tenants.AuditEntry{Time: s.Now().UTC(), TenantID: b.TenantID, Actor: actor, Action: action,
+		Counts: counts, Detail: "bulk erasure " + b.ID, RequestID: requestID})
+}
+
+// countsOf reads counts keyed as Counts.Map.
+func countsOf(m map[string]int) Counts {
+	return Counts{FormSubmissions: m["formSubmissions"], DigitisationSubmissions: m["digitisationSubmissions"],
+		CanvassingSubmissions: m["canvassingSubmissions"], PhoneCallTasks: m["phoneCallTasks"]}
+}

@@ -1,0 +1,113 @@
+package tenants
+
+import (
+	"context"
+	"time"
+)
+
+// Outgoing webhook event types (docs/WEBHOOKS.md).
+const (
+	EventTypeConsentGranted      = "consent.granted"
+	EventTypeConsentRevoked      = "consent.revoked"
+	EventTypeConsentExpired      = "consent.expired"
+	EventTypeRecordAnonymised    = "record.anonymised"
+	EventTypeRetentionAnonymised = "retention.anonymised"
+)
+
+// EventTypes lists the event types an endpoint can subscribe to.
+var EventTypes = []string{EventTypeConsentGranted, EventTypeConsentRevoked, EventTypeConsentExpired,
+	EventTypeRecordAnonymised, EventTypeRetentionAnonymised}
+
+// OutboxEvent is one entry of the outbox: a change to tell the tenant's webhook endpoints about. It
+// is written with the change itself, so that an acknowledged change never loses its event.
+// Payload is the JSON body sent; it holds ids, kinds, consent names and statuses only.
+type OutboxEvent struct {
+	ID       string    `bson:"_id" json:"id"`
+	TenantID string    `bson:"tenantId" json:"tenantId"`
+	Type     string    `bson:"type" json:"type"`
+	Time     time.Time `bson:"time" json:"time"`
+	Payload  string    `bson:"payload" json:"payload"`
+}
+
+// Endpoint is a tenant's outgoing webhook endpoint. Secret is the signing key (whsec_…),
+// shown to the admin once. FailingSince is set when deliveries kept failing for the retry
+// window: the endpoint is then disabled and receives nothing until it is enabled again.
+type Endpoint struct {
+	ID           string     `bson:"_id" json:"id"`
+	TenantID     string     `bson:"tenantId" json:"tenantId"`
+	URL          string     `bson:"url" json:"url"`
+	Events       []string   `bson:"events" json:"events"`
+	Secret       string     `bson:"secret" json:"secret"`
+	CreatedAt    time.Time  `bson:"createdAt" json:"createdAt"`
+	FailingSince *time.Time `bson:"failingSince,omitempty" json:"failingSince,omitempty"`
+}
+
+// Wants reports whether the endpoint subscribes to events of type typ.
+func (e Endpoint) Wants(typ string) bool {
+	for _, t := range e.Events {
+		if t == typ {
+			return true
+		}
+	}
+	return false
+}
+
+// Delivery states.
+const (
+	DeliveryPending   = "pending"
+	DeliveryDelivered = "delivered"
+	DeliveryFailed    = "failed"
+)
+
+// Delivery is one event on its way to one endpoint, with the outcome of its last attempt.
+type Delivery struct {
+	EndpointID string     `bson:"endpointId" json:"endpointId"`
+	EventID    string     `bson:"eventId" json:"eventId"`
+	TenantID   string     `bson:"tenantId" json:"tenantId"`
+	Type       string     `bson:"type" json:"type"`
+	Payload    string     `bson:"payload" json:"payload"`
+	CreatedAt  time.Time  `bson:"createdAt" json:"createdAt"`
+	Status     string     `bson:"status" json:"status"`
+	Attempts   int        `bson:"attempts" json:"attempts"`
+	NextAt     time.Time  `bson:"nextAt" json:"nextAt"`
+	LastAt     *time.Time `bson:"lastAt,omitempty" json:"lastAt,omitempty"`
+	// LastResult is the HTTP status or a short error class of the last attempt; never a body.
+	LastResult string `bson:"lastResult,omitempty" json:"lastResult,omitempty"`
+}
+
+// OutboxRepo keeps the outgoing webhook endpoints, the outbox and the deliveries. The writer
+// fills the outbox (Ingestion.Events, Change.Events, ExpiryRun.Events); the dispatcher fans
+// each event out to the endpoints that want it and delivers. The methods without a tenant id
+// span tenants: they serve the dispatcher, which works for all of them.
+type OutboxRepo interface {
+	InsertEndpoint(ctx context.Context, e Endpoint) error
+	Endpoint(ctx context.Context, tenantID, id string) (Endpoint, error)
+	Endpoints(ctx context.Context, tenantID string) ([]Endpoint, error)
+	DeleteEndpoint(ctx context.Context, tenantID, id string) error
+	// SetFailing sets or clears (nil) the endpoint's FailingSince.
+	SetFailing(ctx context.Context, tenantID, id string, since *time.Time) error
+	// Unfanned returns up to limit events of the outbox, oldest first.
+	Unfanned(ctx context.Context, limit int) ([]OutboxEvent, error)
+	// Fan creates the event's deliveries (one that exists is kept) and removes the event from
+	// the outbox.
+	Fan(ctx context.Context, ev OutboxEvent, deliveries []Delivery) error
+	// PruneDeliveries removes the deliveries created before before that are not pending; it
+	// returns how many.
+	PruneDeliveries(ctx context.Context, before time.Time) (int64, error)
+	// Due returns up to limit pending deliveries whose NextAt is at or before now.
+	Due(ctx context.Context, now time.Time, limit int) ([]Delivery, error)
+	// Update stores a delivery's status, attempts, NextAt, LastAt and LastResult.
+	Update(ctx context.Context, d Delivery) error
+	// Deliveries lists the endpoint's deliveries, newest first.
+	Deliveries(ctx context.Context, tenantID, endpointID string, limit int) ([]Delivery, error)
+}
+
+// NewEndpoint returns a new endpoint of the tenant with a fresh id; url, events and secret
+// are checked by the caller (package webhook).
+func NewEndpoint(tenantID, url string, events []string, secret string, now time.Time) (Endpoint, error) {
+	id, _, _, err := newCredential("")
+	if err != nil {
+		return Endpoint{}, err
+	}
+	return Endpoint{ID: "we_" + id, TenantID: tenantID, URL: url, Events: events, Secret: secret, CreatedAt: now}, nil
+}

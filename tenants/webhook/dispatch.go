@@ -1,0 +1,230 @@
+package webhook
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+)
+
+// Config tunes the dispatcher; zero fields take the defaults of docs/WEBHOOKS.md.
+type Config struct {
+	Policy Policy
+	// Base is the first retry's delay; each further retry waits twice as long, up to MaxDelay.
+	Base     time.Duration
+	MaxDelay time.Duration
+	// Window is how long a delivery is retried before the endpoint is disabled as failing.
+	Window time.Duration
+	// Interval is how often the outbox is polled; Timeout bounds one delivery attempt.
+	Interval time.Duration
+	Timeout  time.Duration
+}
+
+func (c Config) withDefaults() Config {
+	def := func(v *time.Duration, d time.Duration) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&c.Base, 30*time.Second)
+	def(&c.MaxDelay, 2*time.Hour)
+	def(&c.Window, 24*time.Hour)
+	def(&c.Interval, time.Second)
+	def(&c.Timeout, 10*time.Second)
+	return c
+}
+
+// batch bounds what one pass reads; parallel bounds the attempts in flight at once, so that
+// one slow endpoint holds one slot and never the deliveries of other tenants.
+const (
+	batch    = 100
+	parallel = 16
+)
+
+// The delivery log keeps what was delivered or failed for logKept, pruned every pruneEvery.
+const (
+	logKept    = 30 * 24 * time.Hour
+	pruneEvery = time.Hour
+)
+
+// Dispatcher fans outbox events out to the endpoints that want them and delivers them, at
+// least once: a delivery is marked delivered only after its endpoint answered 2xx.
+type Dispatcher struct {
+	repo   tenants.OutboxRepo
+	cfg    Config
+	client *http.Client
+	log    *slog.Logger
+	now    func() time.Time
+	pruned time.Time // the last prune; the zero time prunes at the first pass
+}
+
+// NewDispatcher returns a dispatcher over repo.
+func NewDispatcher(repo tenants.OutboxRepo, cfg Config, log *slog.Logger, now func() time.Time) *Dispatcher {
+	cfg = cfg.withDefaults()
+	tr := &http.Transport{DialContext: cfg.Policy.Dialer().DialContext, Proxy: nil,
+		TLSHandshakeTimeout: cfg.Timeout, MaxIdleConnsPerHost: 2}
+	client := &http.Client{Transport: tr, Timeout: cfg.Timeout,
+		// A redirect could lead anywhere: it counts as a failed attempt.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	return &Dispatcher{repo: repo, cfg: cfg, client: client, log: log, now: now}
+}
+
+// Run polls the outbox until ctx ends.
+func (d *Dispatcher) Run(ctx context.Context) {
+	t := time.NewTicker(d.cfg.Interval)
+	defer t.Stop()
+	for {
+		if err := d.Pass(ctx); err != nil && ctx.Err() == nil {
+			d.log.Error("webhook dispatch", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Pass fans out the waiting events and makes one attempt at each due delivery.
+func (d *Dispatcher) Pass(ctx context.Context) error {
+	if err := d.fan(ctx); err != nil {
+		return err
+	}
+	if now := d.now(); now.Sub(d.pruned) >= pruneEvery {
+		if _, err := d.repo.PruneDeliveries(ctx, now.Add(-logKept)); err != nil {
+			return err
+		}
+		d.pruned = now
+	}
+	due, err := d.repo.Due(ctx, d.now(), batch)
+	if err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, parallel)
+	for _, dl := range due {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := d.attempt(ctx, dl); err != nil && ctx.Err() == nil {
+				d.log.Error("webhook delivery", "endpoint", dl.EndpointID, "event", dl.EventID, "err", err)
+			}
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+// fan creates the deliveries of waiting events: one per endpoint of the tenant that wants the
+// event's type, is not failing and existed when the event happened.
+func (d *Dispatcher) fan(ctx context.Context) error {
+	evs, err := d.repo.Unfanned(ctx, batch)
+	if err != nil {
+		return err
+	}
+	endpoints := map[string][]tenants.Endpoint{}
+	for _, ev := range evs {
+		eps, ok := endpoints[ev.TenantID]
+		if !ok {
+			if eps, err = d.repo.Endpoints(ctx, ev.TenantID); err != nil {
+				return err
+			}
+			endpoints[ev.TenantID] = eps
+		}
+		var out []tenants.Delivery
+		for _, ep := range eps {
+			if ep.Wants(ev.Type) && ep.FailingSince == nil && !ep.CreatedAt.After(ev.Time) {
+				out = append(out, tenants.Delivery{EndpointID: ep.ID, EventID: ev.ID, TenantID: ev.TenantID, Type: ev.Type,
+					Payload: ev.Payload, CreatedAt: ev.Time, Status: tenants.DeliveryPending, NextAt: ev.Time})
+			}
+		}
+		if err := d.repo.Fan(ctx, ev, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// attempt sends dl once and stores the outcome.
+func (d *Dispatcher) attempt(ctx context.Context, dl tenants.Delivery) error {
+	ep, err := d.repo.Endpoint(ctx, dl.TenantID, dl.EndpointID)
+	now := d.now()
+	switch {
+	case errors.Is(err, tenants.ErrNotFound):
+		return d.finish(ctx, dl, tenants.DeliveryFailed, "endpoint deleted", now)
+	case err != nil:
+		return err
+	case ep.FailingSince != nil:
+		return d.finish(ctx, dl, tenants.DeliveryFailed, "endpoint disabled", now)
+	}
+	result, ok := d.send(ctx, ep, dl)
+	now = d.now()
+	if ok {
+		return d.finish(ctx, dl, tenants.DeliveryDelivered, result, now)
+	}
+	dl.Attempts++
+	if now.Sub(dl.CreatedAt) >= d.cfg.Window {
+		if err := d.finish(ctx, dl, tenants.DeliveryFailed, result, now); err != nil {
+			return err
+		}
+		d.log.Warn("webhook endpoint disabled", "tenant", dl.TenantID, "endpoint", dl.EndpointID)
+		return d.repo.SetFailing(ctx, dl.TenantID, dl.EndpointID, &now)
+	}
+	dl.NextAt = now.Add(d.delay(dl.Attempts))
+	dl.LastAt, dl.LastResult = &now, result
+	return d.repo.Update(ctx, dl)
+}
+
+func (d *Dispatcher) finish(ctx context.Context, dl tenants.Delivery, status, result string, now time.Time) error {
+	if status == tenants.DeliveryDelivered {
+		dl.Attempts++
+	}
+	dl.Status, dl.LastAt, dl.LastResult, dl.NextAt = status, &now, result, now
+	return d.repo.Update(ctx, dl)
+}
+
+// delay is the wait before retry n (1-based): Base, doubling, at most MaxDelay.
+func (d *Dispatcher) delay(n int) time.Duration {
+	delay := d.cfg.Base
+	for i := 1; i < n && delay < d.cfg.MaxDelay; i++ {
+		delay *= 2
+	}
+	return min(delay, d.cfg.MaxDelay)
+}
+
+// send posts the payload with the Standard Webhooks headers and reports the HTTP status (or
+// a short error class) and whether it was a 2xx.
+func (d *Dispatcher) send(ctx context.Context, ep tenants.Endpoint, dl tenants.Delivery) (string, bool) {
+	ts := d.now()
+	sig, err := Sign(ep.Secret, dl.EventID, ts, []byte(dl.Payload))
+	if err != nil {
+		return "bad secret", false
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.URL, bytes.NewReader([]byte(dl.Payload)))
+	if err != nil {
+		return "bad url", false
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "consentforms-webhooks")
+	req.Header.Set("webhook-id", dl.EventID)
+	req.Header.Set("webhook-timestamp", strconv.FormatInt(ts.Unix(), 10))
+	req.Header.Set("webhook-signature", sig)
+	resp, err := d.client.Do(req)
+	switch {
+	case errors.Is(err, errRefusedAddress):
+		return "refused address", false
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timeout", false
+	case err != nil:
+		return "connection failed", false
+	}
+	_ = resp.Body.Close()
+	return strconv.Itoa(resp.StatusCode), resp.StatusCode >= 200 && resp.StatusCode < 300
+}
