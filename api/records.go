@@ -78,7 +78,7 @@ func (s *server) postPhoneCallTask(c *fiber.Ctx) error {
 	if err != nil {
 		return recordError(err)
 	}
-	rec := tenants.Record{TenantID: a.tenant.ID, Kind: tenants.KindPhoneCallTask, PublicID: newID(), CreatedAt: now,
+	rec := tenants.Record{TenantID: a.tenant.ID, Kind: tenants.KindPhoneCallTask, PublicID: tenants.NewID(""), CreatedAt: now,
 		Contact: task.Contact, Payload: task.Payload, Fields: task.Fields}
 	rec.ID = tenants.RecordID(rec.TenantID, rec.Kind, rec.PublicID)
 	return s.storeRecord(c, rec)

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"crypto/rand"
 	"errors"
 	"slices"
 	"strings"
@@ -87,40 +86,12 @@ func (s *server) formOpen(c *fiber.Ctx, tenantID, formID string) (bool, error) {
 func newRecord(tenantID string, kind tenants.Kind, sub consent.Submission, now time.Time) tenants.Record {
 	id := sub.SubmissionID
 	if id == "" {
-		id = newID()
+		id = tenants.NewID("")
 	}
 	return tenants.Record{
 		ID: tenants.RecordID(tenantID, kind, id), TenantID: tenantID, Kind: kind, PublicID: id, FormID: sub.FormID,
 		CreatedAt: now, Contact: sub.Contact, Address: sub.Address, Consents: sub.Consents, Payload: sub.Payload, Fields: sub.Extra,
 	}
-}
-
-// newID is a public id for records sent without one: 48 bits of Unix milliseconds, then 80
-// random bits, in an order-preserving base32 (26 characters). Ids made one after another sort together, so the
-// store's unique index of ids grows at its end rather than at a random page per record.
-func newID() string {
-	b := make([]byte, 16)
-	ms := uint64(time.Now().UnixMilli())
-	for i := range 6 {
-		b[i] = byte(ms >> (40 - 8*i))
-	}
-	_, _ = rand.Read(b[6:])
-	// Digits first: the characters sort as the values they stand for.
-	const alphabet = "234567abcdefghijklmnopqrstuvwxyz"
-	out := make([]byte, 0, 26)
-	var acc, bits uint
-	for _, x := range b {
-		acc = acc<<8 | uint(x)
-		bits += 8
-		for bits >= 5 {
-			bits -= 5
-			out = append(out, alphabet[(acc>>bits)&31])
-		}
-	}
-	if bits > 0 {
-		out = append(out, alphabet[(acc<<(5-bits))&31])
-	}
-	return string(out)
 }
 
 // submissionView is the submission shape of docs/API.md §7.1.

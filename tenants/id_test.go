@@ -1,4 +1,4 @@
-package api
+package tenants
 
 import (
 	"testing"
@@ -9,10 +9,10 @@ import (
 // and one made later sorts after one made earlier, so the store's index of ids grows at its end.
 func TestNewIDSortsByCreation(t *testing.T) {
 	seen := map[string]bool{}
-	prev := newID()
+	prev := NewID("")
 	for range 200 {
 		time.Sleep(time.Millisecond / 4)
-		id := newID()
+		id := NewID("")
 		if len(id) != 26 || seen[id] {
 			t.Fatalf("id %q: length %d, seen before %v", id, len(id), seen[id])
 		}
@@ -26,5 +26,13 @@ func TestNewIDSortsByCreation(t *testing.T) {
 			t.Errorf("%q made after %q sorts before it", id, prev)
 		}
 		prev = id
+	}
+}
+
+// TestNewIDPrefix: a prefix leads the id unchanged.
+func TestNewIDPrefix(t *testing.T) {
+	id := NewID("u_")
+	if len(id) != 28 || id[:2] != "u_" {
+		t.Fatalf("NewID(\"u_\") = %q", id)
 	}
 }
