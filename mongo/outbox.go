@@ -26,16 +26,20 @@ type deliveryDoc struct {
 	tenants.Delivery `bson:",inline"`
 }
 
-// insertEvents writes events; one whose id exists is not written again.
+// insertEvents writes the events that a live endpoint of their tenant wants (WantedEvents);
+// one whose id exists is not written again.
 func (r *Outbox) insertEvents(ctx context.Context, events []tenants.OutboxEvent) error {
-	if len(events) == 0 {
-		return nil
+	events, err := tenants.WantedEvents(events, func(tenantID string) ([]tenants.Endpoint, error) {
+		return r.Endpoints(ctx, tenantID)
+	})
+	if err != nil || len(events) == 0 {
+		return err
 	}
 	docs := make([]any, len(events))
 	for i, e := range events {
 		docs[i] = e
 	}
-	_, err := r.events.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
+	_, err = r.events.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
 	byIndex, ok := writeErrors(err)
 	if err != nil && !ok {
 		return translate("insert outbox events", err)
@@ -95,14 +99,17 @@ func (r *Outbox) Unfanned(ctx context.Context, limit int) ([]tenants.OutboxEvent
 		options.Find().SetSort(bson.D{asc("time"), asc("_id")}).SetLimit(int64(limit)))
 }
 
-// Fan implements tenants.OutboxRepo: the deliveries first, then the event leaves the outbox,
-// so that a stop in between repeats the fan-out, which writes nothing twice.
-func (r *Outbox) Fan(ctx context.Context, ev tenants.OutboxEvent, deliveries []tenants.Delivery) error {
-	if len(deliveries) > 0 {
-		docs := make([]any, len(deliveries))
-		for i, d := range deliveries {
-			docs[i] = deliveryDoc{ID: d.EndpointID + "/" + d.EventID, Delivery: d}
+// Fan implements tenants.OutboxRepo: the deliveries first, then the events leave the outbox,
+// so that a stop in between repeats the fan-out, which writes nothing twice. Both are one
+// request per batch; the deletes name each event's tenant, the shard key.
+func (r *Outbox) Fan(ctx context.Context, fanned []tenants.Fanned) error {
+	var docs []any
+	for _, f := range fanned {
+		for _, d := range f.Deliveries {
+			docs = append(docs, deliveryDoc{ID: d.EndpointID + "/" + d.EventID, Delivery: d})
 		}
+	}
+	if len(docs) > 0 {
 		_, err := r.deliveries.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
 		byIndex, ok := writeErrors(err)
 		if err != nil && !ok {
@@ -114,8 +121,15 @@ func (r *Outbox) Fan(ctx context.Context, ev tenants.OutboxEvent, deliveries []t
 			}
 		}
 	}
-	_, err := r.events.DeleteOne(ctx, ofTenant(ev.TenantID, ev.ID)) // with the shard key
-	return translate("remove fanned event", err)
+	if len(fanned) == 0 {
+		return nil
+	}
+	deletes := make([]mongo.WriteModel, len(fanned))
+	for i, f := range fanned {
+		deletes[i] = mongo.NewDeleteOneModel().SetFilter(ofTenant(f.Event.TenantID, f.Event.ID))
+	}
+	_, err := r.events.BulkWrite(ctx, deletes, options.BulkWrite().SetOrdered(false))
+	return translate("remove fanned events", err)
 }
 
 // PruneDeliveries implements tenants.OutboxRepo.

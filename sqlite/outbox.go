@@ -18,10 +18,14 @@ var _ tenants.OutboxRepo = (*Outbox)(nil)
 const insertOutboxQ = `INSERT INTO webhook_outbox (id, tenant_id, type, time, payload) VALUES (?, ?, ?, ?, ?)
 	ON CONFLICT (id) DO NOTHING`
 
-// insertOutbox writes events in tx; an event whose id exists is not written again.
+// insertOutbox writes the events that a live endpoint of their tenant wants (WantedEvents),
+// reading the endpoints in tx; an event whose id exists is not written again.
 func insertOutbox(ctx context.Context, tx *sql.Tx, events []tenants.OutboxEvent) error {
-	if len(events) == 0 {
-		return nil
+	events, err := tenants.WantedEvents(events, func(tenantID string) ([]tenants.Endpoint, error) {
+		return queryAll(ctx, tx, "list webhook endpoints", scanEndpoint, `SELECT `+endpointCols+` FROM webhook_endpoints WHERE tenant_id = ?`, tenantID)
+	})
+	if err != nil || len(events) == 0 {
+		return err
 	}
 	st, err := tx.PrepareContext(ctx, insertOutboxQ)
 	if err != nil {
@@ -105,19 +109,23 @@ func (r *Outbox) Unfanned(ctx context.Context, limit int) ([]tenants.OutboxEvent
 }
 
 // Fan implements tenants.OutboxRepo, in one transaction.
-func (r *Outbox) Fan(ctx context.Context, ev tenants.OutboxEvent, deliveries []tenants.Delivery) error {
+func (r *Outbox) Fan(ctx context.Context, fanned []tenants.Fanned) error {
 	return r.s.Writer.inTx(ctx, func(tx *sql.Tx, _ statements) error {
-		for _, d := range deliveries {
-			_, err := tx.ExecContext(ctx, `INSERT INTO webhook_deliveries (tenant_id, endpoint_id, event_id, type, payload,
+		for _, f := range fanned {
+			for _, d := range f.Deliveries {
+				_, err := tx.ExecContext(ctx, `INSERT INTO webhook_deliveries (tenant_id, endpoint_id, event_id, type, payload,
 				created_at, status, attempts, next_at, last_at, last_result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 				ON CONFLICT DO NOTHING`, d.TenantID, d.EndpointID, d.EventID, d.Type, d.Payload, ms(d.CreatedAt), d.Status,
-				d.Attempts, ms(d.NextAt), msPtr(d.LastAt), d.LastResult)
-			if err != nil {
-				return translate("insert webhook delivery", err)
+					d.Attempts, ms(d.NextAt), msPtr(d.LastAt), d.LastResult)
+				if err != nil {
+					return translate("insert webhook delivery", err)
+				}
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM webhook_outbox WHERE id = ?`, f.Event.ID); err != nil {
+				return translate("remove fanned event", err)
 			}
 		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM webhook_outbox WHERE id = ?`, ev.ID)
-		return translate("remove fanned event", err)
+		return nil
 	})
 }
 

@@ -68,7 +68,7 @@ func scanTenant(row scanner) (tenants.Tenant, error) {
 type scanner interface{ Scan(dest ...any) error }
 
 // queryAll runs q and scans every row.
-func queryAll[T any](ctx context.Context, db *sql.DB, op string, scan func(scanner) (T, error), q string, args ...any) ([]T, error) {
+func queryAll[T any](ctx context.Context, db querier, op string, scan func(scanner) (T, error), q string, args ...any) ([]T, error) {
 	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, translate(op, err)

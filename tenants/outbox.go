@@ -52,6 +52,46 @@ func (e Endpoint) Wants(typ string) bool {
 	return false
 }
 
+// Live reports whether the endpoint takes new events: it is not disabled as failing.
+func (e Endpoint) Live() bool { return e.FailingSince == nil }
+
+// WantedEvents keeps the events that some live endpoint of their tenant wants, reading each
+// tenant's endpoints once through endpoints. The stores apply it where they write the outbox,
+// in the change's own transaction on SQLite, so an event nobody subscribed to costs one lookup
+// of the tenant's endpoints instead of an outbox row and a fan-out that would drop it. The
+// fan-out checks the same rule again when it creates deliveries.
+func WantedEvents(events []OutboxEvent, endpoints func(tenantID string) ([]Endpoint, error)) ([]OutboxEvent, error) {
+	if len(events) == 0 {
+		return nil, nil
+	}
+	byTenant := map[string][]Endpoint{}
+	out := events[:0:0]
+	for _, ev := range events {
+		eps, ok := byTenant[ev.TenantID]
+		if !ok {
+			var err error
+			if eps, err = endpoints(ev.TenantID); err != nil {
+				return nil, err
+			}
+			byTenant[ev.TenantID] = eps
+		}
+		for _, ep := range eps {
+			if ep.Live() && ep.Wants(ev.Type) {
+				out = append(out, ev)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// Fanned is an event of the outbox with the deliveries its fan-out creates (none when no
+// endpoint wants it any more).
+type Fanned struct {
+	Event      OutboxEvent
+	Deliveries []Delivery
+}
+
 // Delivery states.
 const (
 	DeliveryPending   = "pending"
@@ -76,7 +116,8 @@ type Delivery struct {
 }
 
 // OutboxRepo keeps the outgoing webhook endpoints, the outbox and the deliveries. The writer
-// fills the outbox (Ingestion.Events, Change.Events, ExpiryRun.Events); the dispatcher fans
+// fills the outbox (Ingestion.Events, Change.Events, ExpiryRun.Events) with the events some
+// live endpoint of the tenant wants at that moment (WantedEvents); the dispatcher fans
 // each event out to the endpoints that want it and delivers. The methods without a tenant id
 // span tenants: they serve the dispatcher, which works for all of them.
 type OutboxRepo interface {
@@ -88,9 +129,10 @@ type OutboxRepo interface {
 	SetFailing(ctx context.Context, tenantID, id string, since *time.Time) error
 	// Unfanned returns up to limit events of the outbox, oldest first.
 	Unfanned(ctx context.Context, limit int) ([]OutboxEvent, error)
-	// Fan creates the event's deliveries (one that exists is kept) and removes the event from
-	// the outbox.
-	Fan(ctx context.Context, ev OutboxEvent, deliveries []Delivery) error
+	// Fan creates the deliveries of each event (one that exists is kept) and removes the
+	// events from the outbox, all in one write where the store has transactions: a batch
+	// costs one commit, not one per event.
+	Fan(ctx context.Context, fanned []Fanned) error
 	// PruneDeliveries removes the deliveries created before before that are not pending; it
 	// returns how many.
 	PruneDeliveries(ctx context.Context, before time.Time) (int64, error)

@@ -14,6 +14,7 @@ var outboxTests = map[string]func(t *testing.T, open Open){
 	"ingestion writes its events once":      testOutboxIngest,
 	"changes write their events":            testOutboxChanges,
 	"expiry writes its events once":         testOutboxExpiry,
+	"only events a live endpoint wants":     testOutboxWanted,
 	"fan-out, due deliveries and their log": testOutboxDeliveries,
 }
 
@@ -56,6 +57,33 @@ func testEndpoints(t *testing.T, open Open) {
 	}
 }
 
+// subscribe registers an endpoint of the tenant for every event type: the outbox keeps only
+// the events that some live endpoint wants.
+func subscribe(t *testing.T, s tenants.Stores, tenant string) {
+	t.Helper()
+	must(t, s.Outbox.InsertEndpoint(ctx, endpoint(tenant, "sub-"+tenant, tenants.EventTypes...)))
+}
+
+func testOutboxWanted(t *testing.T, open Open) {
+	s := open(t)
+	failing := t0
+	must(t, s.Outbox.InsertEndpoint(ctx, endpoint("a", "e1", tenants.EventTypeConsentRevoked)))
+	disabled := endpoint("a", "e2", tenants.EventTypeConsentGranted)
+	disabled.FailingSince = &failing
+	must(t, s.Outbox.InsertEndpoint(ctx, disabled))
+	must(t, s.Outbox.InsertEndpoint(ctx, endpoint("b", "e3", tenants.EventTypeConsentGranted)))
+	for i, tenant := range []string{"a", "b", "c"} {
+		r := record(tenant, tenants.KindFormSubmission, "f1", i+1)
+		_, err := s.Writer.Ingest(ctx, tenants.Ingestion{Record: r, Audit: []tenants.AuditEntry{accepted(r)},
+			Events: []tenants.OutboxEvent{outboxEvent(tenant, "g-"+tenant, tenants.EventTypeConsentGranted, i+1)}})
+		must(t, err)
+	}
+	// a: its only granted endpoint is disabled; b: wanted; c: no endpoint at all.
+	if got := unfanned(t, s); got != "[g-b]" {
+		t.Errorf("outbox = %s, want only the event an endpoint wants", got)
+	}
+}
+
 func outboxEvent(tenant, id, typ string, offset int) tenants.OutboxEvent {
 	return tenants.OutboxEvent{ID: id, TenantID: tenant, Type: typ, Time: t0.Add(sec(offset)), Payload: `{"id":"` + id + `"}`}
 }
@@ -75,6 +103,7 @@ func unfanned(t *testing.T, s tenants.Stores) string {
 
 func testOutboxIngest(t *testing.T, open Open) {
 	s := open(t)
+	subscribe(t, s, "a")
 	r := record("a", tenants.KindFormSubmission, "f1", 1)
 	in := tenants.Ingestion{Record: r, Audit: []tenants.AuditEntry{accepted(r)},
 		Events: []tenants.OutboxEvent{outboxEvent("a", "m1", tenants.EventTypeConsentGranted, 1)}}
@@ -94,6 +123,7 @@ func testOutboxIngest(t *testing.T, open Open) {
 
 func testOutboxChanges(t *testing.T, open Open) {
 	s := open(t)
+	subscribe(t, s, "a")
 	person(t, s)
 	events := func(prefix, typ string) func([]tenants.Record) []tenants.OutboxEvent {
 		return func(recs []tenants.Record) []tenants.OutboxEvent {
@@ -126,6 +156,7 @@ func testOutboxChanges(t *testing.T, open Open) {
 
 func testOutboxDeliveries(t *testing.T, open Open) {
 	s := open(t)
+	subscribe(t, s, "a")
 	r := record("a", tenants.KindFormSubmission, "f1", 1)
 	_, err := s.Writer.Ingest(ctx, tenants.Ingestion{Record: r, Audit: []tenants.AuditEntry{accepted(r)},
 		Events: []tenants.OutboxEvent{outboxEvent("a", "m1", tenants.EventTypeConsentGranted, 1)}})
@@ -142,9 +173,9 @@ func testOutboxDeliveries(t *testing.T, open Open) {
 		return tenants.Delivery{EndpointID: ep, EventID: ev.ID, TenantID: "a", Type: ev.Type, Payload: ev.Payload,
 			CreatedAt: ev.Time, Status: tenants.DeliveryPending, NextAt: ev.Time}
 	}
-	fan := []tenants.Delivery{d("e1", evs[0]), d("e2", evs[0])}
-	must(t, s.Outbox.Fan(ctx, evs[0], fan))
-	must(t, s.Outbox.Fan(ctx, evs[0], fan)) // a repeat writes nothing twice
+	fan := []tenants.Fanned{{Event: evs[0], Deliveries: []tenants.Delivery{d("e1", evs[0]), d("e2", evs[0])}}}
+	must(t, s.Outbox.Fan(ctx, fan))
+	must(t, s.Outbox.Fan(ctx, fan)) // a repeat writes nothing twice
 	if got := unfanned(t, s); got != "[m2]" {
 		t.Errorf("after Fan: unfanned = %s", got)
 	}
@@ -186,6 +217,7 @@ func testOutboxDeliveries(t *testing.T, open Open) {
 
 func testOutboxExpiry(t *testing.T, open Open) {
 	s := open(t)
+	subscribe(t, s, "a")
 	soon := t0.Add(time.Minute)
 	r := record("a", tenants.KindFormSubmission, "f1", 1)
 	r.Consents.PrimaryPurpose = granted(&soon)

@@ -91,10 +91,17 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	}
 }
 
-// Pass fans out the waiting events and makes one attempt at each due delivery.
+// Pass fans out the waiting events, a batch at a time until the outbox is empty, and makes
+// one attempt at each due delivery.
 func (d *Dispatcher) Pass(ctx context.Context) error {
-	if err := d.fan(ctx); err != nil {
-		return err
+	for {
+		n, err := d.fan(ctx)
+		if err != nil {
+			return err
+		}
+		if n < batch || ctx.Err() != nil {
+			break
+		}
 	}
 	if now := d.now(); now.Sub(d.pruned) >= pruneEvery {
 		if _, err := d.repo.PruneDeliveries(ctx, now.Add(-logKept)); err != nil {
@@ -122,34 +129,37 @@ func (d *Dispatcher) Pass(ctx context.Context) error {
 	return nil
 }
 
-// fan creates the deliveries of waiting events: one per endpoint of the tenant that wants the
-// event's type, is not failing and existed when the event happened.
-func (d *Dispatcher) fan(ctx context.Context) error {
+// fan creates the deliveries of up to batch waiting events, in one write: one per endpoint of
+// the tenant that wants the event's type, is not failing and existed when the event happened.
+// It returns how many events it took.
+func (d *Dispatcher) fan(ctx context.Context) (int, error) {
 	evs, err := d.repo.Unfanned(ctx, batch)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	endpoints := map[string][]tenants.Endpoint{}
+	fanned := make([]tenants.Fanned, 0, len(evs))
 	for _, ev := range evs {
 		eps, ok := endpoints[ev.TenantID]
 		if !ok {
 			if eps, err = d.repo.Endpoints(ctx, ev.TenantID); err != nil {
-				return err
+				return 0, err
 			}
 			endpoints[ev.TenantID] = eps
 		}
-		var out []tenants.Delivery
+		f := tenants.Fanned{Event: ev}
 		for _, ep := range eps {
-			if ep.Wants(ev.Type) && ep.FailingSince == nil && !ep.CreatedAt.After(ev.Time) {
-				out = append(out, tenants.Delivery{EndpointID: ep.ID, EventID: ev.ID, TenantID: ev.TenantID, Type: ev.Type,
+			if ep.Wants(ev.Type) && ep.Live() && !ep.CreatedAt.After(ev.Time) {
+				f.Deliveries = append(f.Deliveries, tenants.Delivery{EndpointID: ep.ID, EventID: ev.ID, TenantID: ev.TenantID, Type: ev.Type,
 					Payload: ev.Payload, CreatedAt: ev.Time, Status: tenants.DeliveryPending, NextAt: ev.Time})
 			}
 		}
-		if err := d.repo.Fan(ctx, ev, out); err != nil {
-			return err
-		}
+		fanned = append(fanned, f)
 	}
-	return nil
+	if len(fanned) == 0 {
+		return 0, nil
+	}
+	return len(fanned), d.repo.Fan(ctx, fanned)
 }
 
 // attempt sends dl once and stores the outcome.
