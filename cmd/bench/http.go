@@ -173,12 +173,18 @@ func benchHTTP(ctx context.Context, bin string, d time.Duration, conns int) erro
 		shared bool
 	}{{"accept-submission, a new person each", false}, {"accept-submission, one shared phone", true}} {
 		out := filepath.Join(dir, fmt.Sprintf("acked-%v.ids", run.shared))
+		cpu0, w0 := srv.usage()
 		r, err := runWrk(ctx, srv.url, key, out, d, conns, run.shared)
 		if err != nil {
 			return err
 		}
+		cpu1, w1 := srv.usage()
 		report(run.name, r)
 		fmt.Printf("%-40s ratio to the ceiling %.3f\n", "", r.rps()/ceil.rps())
+		if r.Requests > 0 {
+			fmt.Printf("%-40s server CPU %.0f µs and %.1f KiB written to storage per request\n", "",
+				float64((cpu1-cpu0).Microseconds())/float64(r.Requests), float64(w1-w0)/1024/float64(r.Requests))
+		}
 		missing, total, err := readBack(srv.url, key, out)
 		if err != nil {
 			return err

@@ -78,6 +78,33 @@ func (s *server) kill() {
 	_ = s.cmd.Wait()
 }
 
+// usage returns the server's CPU time so far (user and system) and the bytes it has had
+// written to storage (/proc/PID/io write_bytes; 0 where the kernel does not count them).
+// Per request, both are steadier than throughput on a shared machine: other work slows a
+// run down but does not change what one request costs.
+func (s *server) usage() (cpu time.Duration, written int64) {
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid)); err == nil {
+		// Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+		if i := strings.LastIndexByte(string(b), ')'); i > 0 {
+			f := strings.Fields(string(b[i+1:]))
+			if len(f) > 13 {
+				var ut, st int64
+				fmt.Sscan(f[11], &ut)
+				fmt.Sscan(f[12], &st)
+				cpu = time.Duration(ut+st) * time.Second / 100 // USER_HZ is 100 on Linux
+			}
+		}
+	}
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/io", s.cmd.Process.Pid)); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "write_bytes: "); ok {
+				fmt.Sscan(v, &written)
+			}
+		}
+	}
+	return cpu, written
+}
+
 // memory returns the server's resident set now and at its peak, in MiB.
 func (s *server) memory() (rss, peak float64) {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
