@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -129,8 +130,11 @@ type ExpiringPage struct {
 	NextCursor *string        `json:"nextCursor"`
 }
 
-// ErrBadCursor is returned for a cursor this service did not hand to this tenant.
-var ErrBadCursor = &FieldError{Code: "cursor_invalid", Field: "cursor", Message: "cursor is not a cursor of this list."}
+// BadCursor refuses a cursor this service did not hand to this tenant.
+var BadCursor = tenants.Violation{Field: "cursor", Code: "cursor_invalid", Message: "cursor is not a cursor of this list."}
+
+// ErrBadCursor is returned for BadCursor.
+var ErrBadCursor = errors.New(BadCursor.Message)
 
 // Expiring returns a page of the tenant's records whose general-contact consent for the
 // channel is granted and expires within the window, by deadline, and audits
