@@ -118,9 +118,9 @@ func (s *Service) prepare(rec tenants.Record, actor, requestID string) (in tenan
 	in = tenants.Ingestion{Audit: []tenants.AuditEntry{entry(action, string(rec.Kind)+" form="+rec.FormID)}}
 	// One entry names every consent the record grants: the grants of one submission are one event.
 	var granted []string
-	for _, name := range tenants.ConsentNames {
-		if rec.Consents.ByName(name).Status == tenants.StatusGranted {
-			granted = append(granted, name)
+	for name, c := range rec.Consents.All() {
+		if c.Status == tenants.StatusGranted {
+			granted = append(granted, string(name))
 		}
 	}
 	if len(granted) > 0 {
@@ -159,43 +159,6 @@ func sortNewestFirst(recs []tenants.Record) {
 		}
 		return recs[i].ID > recs[j].ID
 	})
-}
-
-// Counts are records per kind, under the names of docs/API.md §5.4.
-type Counts struct {
-	FormSubmissions         int `json:"formSubmissions"`
-	DigitisationSubmissions int `json:"digitisationSubmissions"`
-	CanvassingSubmissions   int `json:"canvassingSubmissions"`
-	PhoneCallTasks          int `json:"phoneCallTasks"`
-}
-
-// CountKinds counts records per kind.
-func CountKinds(recs []tenants.Record) Counts {
-	var c Counts
-	for _, r := range recs {
-		switch r.Kind {
-		case tenants.KindFormSubmission:
-			c.FormSubmissions++
-		case tenants.KindDigitisation:
-			c.DigitisationSubmissions++
-		case tenants.KindCanvassing:
-			c.CanvassingSubmissions++
-		case tenants.KindPhoneCallTask:
-			c.PhoneCallTasks++
-		}
-	}
-	return c
-}
-
-// Total is the sum over kinds.
-func (c Counts) Total() int {
-	return c.FormSubmissions + c.DigitisationSubmissions + c.CanvassingSubmissions + c.PhoneCallTasks
-}
-
-// Map is the counts keyed by the names of docs/API.md §5.4, for the audit log.
-func (c Counts) Map() map[string]int {
-	return map[string]int{"formSubmissions": c.FormSubmissions, "digitisationSubmissions": c.DigitisationSubmissions,
-		"canvassingSubmissions": c.CanvassingSubmissions, "phoneCallTasks": c.PhoneCallTasks}
 }
 
 func publicIDs(recs []tenants.Record) []string {

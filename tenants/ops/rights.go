@@ -76,7 +76,7 @@ func (s *Service) Export(ctx context.Context, tenantID, actor, requestID string,
 	}
 	out.GeneralContact.Email, out.GeneralContact.Phone = Aggregate(emails), Aggregate(phones)
 	err = s.Audit.Append(ctx, tenants.AuditEntry{Time: now, TenantID: tenantID, Actor: actor, Action: tenants.ActionGDPRExported,
-		Counts: CountKinds(recs).Map(), RequestID: requestID})
+		Counts: tenants.CountKinds(recs).Map(), RequestID: requestID})
 	return out, wrap("export", err)
 }
 
@@ -101,7 +101,7 @@ func nonEmpty(s string) *string {
 }
 
 // Channels of the re-permission list and the consent each reads.
-var expiringChannels = map[string]string{"email": tenants.ConsentGeneralContactEmail, "phone": tenants.ConsentGeneralContactPhone}
+var expiringChannels = map[string]tenants.ConsentName{"email": tenants.ConsentGeneralContactEmail, "phone": tenants.ConsentGeneralContactPhone}
 
 // ExpiringRequest is one request for a page of the re-permission list.
 type ExpiringRequest struct {
