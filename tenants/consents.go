@@ -2,6 +2,7 @@ package tenants
 
 import (
 	"iter"
+	"slices"
 	"time"
 )
 
@@ -24,24 +25,29 @@ var ConsentStatuses = []ConsentStatus{StatusGranted, StatusExpired, StatusRevoke
 
 // ByName returns the consent called name, nil for an unknown name.
 func (c *Consents) ByName(name ConsentName) *Consent {
-	switch name {
-	case ConsentPrimaryPurpose:
-		return &c.PrimaryPurpose
-	case ConsentGeneralContactEmail:
-		return &c.GeneralContactEmail
-	case ConsentGeneralContactPhone:
-		return &c.GeneralContactPhone
+	if i := consentIndex(name); i >= 0 {
+		return c.inOrder()[i]
 	}
 	return nil
+}
+
+// consentIndex is the position of name in ConsentNames, -1 for an unknown name.
+func consentIndex(name ConsentName) int { return slices.Index(ConsentNames, name) }
+
+// inOrder returns the record's consents in the order of ConsentNames.
+func (c *Consents) inOrder() [3]*Consent {
+	return [3]*Consent{&c.PrimaryPurpose, &c.GeneralContactEmail, &c.GeneralContactPhone}
 }
 
 // All yields each consent of the record with its name, in the order of ConsentNames; the
 // consents can be changed through the pointers.
 func (c *Consents) All() iter.Seq2[ConsentName, *Consent] {
 	return func(yield func(ConsentName, *Consent) bool) {
-		_ = yield(ConsentPrimaryPurpose, &c.PrimaryPurpose) &&
-			yield(ConsentGeneralContactEmail, &c.GeneralContactEmail) &&
-			yield(ConsentGeneralContactPhone, &c.GeneralContactPhone)
+		for i, con := range c.inOrder() {
+			if !yield(ConsentNames[i], con) {
+				return
+			}
+		}
 	}
 }
 

@@ -123,13 +123,8 @@ type ConsentStats struct {
 
 // Of returns the counts of the consent called name, nil for an unknown name.
 func (c *ConsentStats) Of(name ConsentName) *StatusCounts {
-	switch name {
-	case ConsentPrimaryPurpose:
-		return &c.PrimaryPurpose
-	case ConsentGeneralContactEmail:
-		return &c.GeneralContactEmail
-	case ConsentGeneralContactPhone:
-		return &c.GeneralContactPhone
+	if i := consentIndex(name); i >= 0 {
+		return [...]*StatusCounts{&c.PrimaryPurpose, &c.GeneralContactEmail, &c.GeneralContactPhone}[i]
 	}
 	return nil
 }
