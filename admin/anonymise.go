@@ -3,6 +3,7 @@ package admin
 import (
 	"strings"
 
+	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/contact"
 	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/consentforms/consentforms/web"
@@ -85,7 +86,8 @@ func identity(email, phone string) (ops.Identity, web.FieldErrors) {
 	return id, errs
 }
 
-func recordCounts(c ops.Counts) web.RecordCounts {
+// recordCounts is the view of counts per kind.
+func recordCounts(c tenants.Counts) web.RecordCounts {
 	return web.RecordCounts{FormSubmissions: c.FormSubmissions, DigitisationSubmissions: c.DigitisationSubmissions,
 		CanvassingSubmissions: c.CanvassingSubmissions, PhoneCallTasks: c.PhoneCallTasks}
 }

@@ -116,7 +116,7 @@ func auditDetail(e tenants.AuditEntry) string {
 		if what != "generalContact" {
 			return ""
 		}
-		out := web.ConsentPhrase(tenants.ConsentGeneralContactEmail) + " and by phone"
+		out := web.ConsentPhrase(string(tenants.ConsentGeneralContactEmail)) + " and by phone"
 		if via != "" {
 			out += " (via " + via + ")"
 		}

@@ -131,7 +131,7 @@ func TestMirroredNames(t *testing.T) {
 	for _, o := range web.ConsentOptions() {
 		consents = append(consents, o.Value)
 	}
-	if !slices.Equal(consents, tenants.ConsentNames) {
+	if !slices.Equal(consents, asStrings(tenants.ConsentNames)) {
 		t.Errorf("web consents %v, domain %v", consents, tenants.ConsentNames)
 	}
 	kinds := []string{web.KindFormSubmission, web.KindDigitisation, web.KindCanvassing, web.KindPhoneCallTask}

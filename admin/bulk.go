@@ -124,10 +124,5 @@ func bulkItem(b tenants.BulkErasure, names map[string]string) web.BulkItem {
 	}
 	return web.BulkItem{ID: b.ID, Status: b.Status, RequestedBy: name(b.RequestedBy), RequestedAt: b.RequestedAt, ExpiresAt: b.ExpiresAt,
 		DecidedBy: name(b.DecidedBy), DecidedAt: b.DecidedAt, FinishedAt: b.FinishedAt, Emails: b.Emails, Phones: b.Phones,
-		Expected: webCounts(b.Expected), Erased: webCounts(b.Erased), Total: b.Total, Done: b.Done}
-}
-
-func webCounts(m map[string]int) web.RecordCounts {
-	return web.RecordCounts{FormSubmissions: m["formSubmissions"], DigitisationSubmissions: m["digitisationSubmissions"],
-		CanvassingSubmissions: m["canvassingSubmissions"], PhoneCallTasks: m["phoneCallTasks"]}
+		Expected: recordCounts(tenants.CountsFrom(b.Expected)), Erased: recordCounts(tenants.CountsFrom(b.Erased)), Total: b.Total, Done: b.Done}
 }

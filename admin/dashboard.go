@@ -12,26 +12,21 @@ const recentActivity = 10
 func (h *handler) dashboard(c *fiber.Ctx, s *session) error {
 	ctx := c.UserContext()
 	p := web.DashboardPage{Layout: h.layout(c, s, "Dashboard", web.NavDashboard)}
+	var counts tenants.Counts
 	for _, k := range tenants.Kinds {
 		n, err := h.Store.Records.Count(ctx, s.TenantID, k)
 		if err != nil {
 			return err
 		}
-		setCount(&p.Records, k, int(n))
+		counts.Add(k, int(n))
 	}
+	p.Records = recordCounts(counts)
 	stats, err := h.Store.Records.ConsentStats(ctx, s.TenantID, tenants.KindFormSubmission, h.now())
 	if err != nil {
 		return err
 	}
-	for name, dst := range map[string]*web.StatusCounts{
-		tenants.ConsentPrimaryPurpose:      &p.Consents.PrimaryPurpose,
-		tenants.ConsentGeneralContactEmail: &p.Consents.GeneralContactEmail,
-		tenants.ConsentGeneralContactPhone: &p.Consents.GeneralContactPhone,
-	} {
-		m := stats[name]
-		*dst = web.StatusCounts{Granted: int(m[tenants.StatusGranted]), Expired: int(m[tenants.StatusExpired]),
-			Revoked: int(m[tenants.StatusRevoked]), NotGranted: int(m[tenants.StatusNotGranted])}
-	}
+	p.Consents = web.ConsentCounts{PrimaryPurpose: statusCounts(stats.PrimaryPurpose),
+		GeneralContactEmail: statusCounts(stats.GeneralContactEmail), GeneralContactPhone: statusCounts(stats.GeneralContactPhone)}
 	if h.Enforcer.RoleAllows(s.Staff.Role, "admin:audit", "read") {
 		entries, err := h.listAudit(ctx, s, tenants.AuditFilter{Limit: recentActivity})
 		if err != nil {
@@ -44,16 +39,7 @@ func (h *handler) dashboard(c *fiber.Ctx, s *session) error {
 	return h.render(c, fiber.StatusOK, web.Dashboard(p))
 }
 
-// setCount files n under kind.
-func setCount(c *web.RecordCounts, kind tenants.Kind, n int) {
-	switch kind {
-	case tenants.KindFormSubmission:
-		c.FormSubmissions = n
-	case tenants.KindDigitisation:
-		c.DigitisationSubmissions = n
-	case tenants.KindCanvassing:
-		c.CanvassingSubmissions = n
-	case tenants.KindPhoneCallTask:
-		c.PhoneCallTasks = n
-	}
+// statusCounts is the view of one consent's counts per status.
+func statusCounts(c tenants.StatusCounts) web.StatusCounts {
+	return web.StatusCounts{Granted: int(c.Granted), Expired: int(c.Expired), Revoked: int(c.Revoked), NotGranted: int(c.NotGranted)}
 }

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
 )
@@ -38,7 +37,7 @@ func (h *handler) findPerson(c *fiber.Ctx, s *session) error {
 	}
 	now := h.now()
 	p.Searched = true
-	p.Counts = recordCounts(ops.CountKinds(recs))
+	p.Counts = recordCounts(tenants.CountKinds(recs))
 	for _, r := range recs[:min(len(recs), web.FindPersonShown)] {
 		p.Records = append(p.Records, personRecord(r, now))
 	}

@@ -75,7 +75,7 @@ type RecordRepo interface {
 	List(ctx context.Context, tenantID string, kind tenants.Kind, p tenants.Page) ([]tenants.Record, error)
 	Count(ctx context.Context, tenantID string, kind tenants.Kind) (int64, error)
 	// ConsentStats counts records per consent and status, read at now (deadlines applied).
-	ConsentStats(ctx context.Context, tenantID string, kind tenants.Kind, now time.Time) (map[string]map[tenants.ConsentStatus]int64, error)
+	ConsentStats(ctx context.Context, tenantID string, kind tenants.Kind, now time.Time) (tenants.ConsentStats, error)
 }
 
 // TokenRepo manages provider webhook tokens.

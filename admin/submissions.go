@@ -28,7 +28,7 @@ func (h *handler) submissions(c *fiber.Ctx, s *session) error {
 	page := queryPage(c)
 	now := h.now()
 	recs, err := h.Store.Records.List(ctx, s.TenantID, tenants.KindFormSubmission, tenants.Page{FormID: f.FormID,
-		Consent: f.Consent, Status: tenants.ConsentStatus(f.Status), Now: now,
+		Consent: tenants.ConsentName(f.Consent), Status: tenants.ConsentStatus(f.Status), Now: now,
 		Skip: int64((page - 1) * submissionsPerPage), Limit: submissionsPerPage + 1})
 	if err != nil {
 		return err

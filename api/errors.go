@@ -23,13 +23,6 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Kind + ": " + e.Message }
 
-// CodesError is the submission operation's list body: every failed code.
-type CodesError struct {
-	Codes []string `json:"errors"`
-}
-
-func (e *CodesError) Error() string { return "validation failed" }
-
 func validation(message, field string) *Error {
 	e := &Error{Status: fiber.StatusBadRequest, Kind: "ValidationError", Message: message}
 	if field != "" {
@@ -56,9 +49,9 @@ const unavailableRetry = 5
 // errorHandler is the one place errors become responses. Internals go to the log with the
 // request id, never into the body.
 func (s *server) errorHandler(c *fiber.Ctx, err error) error {
-	var ce *CodesError
-	if errors.As(err, &ce) {
-		return c.Status(fiber.StatusBadRequest).JSON(ce)
+	var r *refusedRecord
+	if errors.As(err, &r) {
+		return c.Status(fiber.StatusBadRequest).JSON(r.body())
 	}
 	var e *Error
 	var fe *fiber.Error

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/gofiber/fiber/v2"
 )
@@ -16,8 +17,8 @@ func (s *server) anonymise(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(struct {
-		Success           bool       `json:"success"`
-		AnonymisedRecords ops.Counts `json:"anonymisedRecords"`
+		Success           bool           `json:"success"`
+		AnonymisedRecords tenants.Counts `json:"anonymisedRecords"`
 	}{true, counts})
 }
 

@@ -58,7 +58,7 @@ func (s *server) expiring(c *fiber.Ctx) error {
 	}
 	page, err := s.Ops.Expiring(c.Context(), authOf(c).tenant.ID, authOf(c).actor, requestID(c), r)
 	if errors.Is(err, ops.ErrBadCursor) {
-		return recordError(err)
+		return violationError(ops.BadCursor)
 	}
 	if err != nil {
 		return err

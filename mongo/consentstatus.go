@@ -12,8 +12,8 @@ import (
 
 // statusFilter keeps the records whose consent (one name, or "" for any of them) reads status
 // at now.
-func statusFilter(consent string, status tenants.ConsentStatus, now time.Time) (bson.D, error) {
-	names := []string{consent}
+func statusFilter(consent tenants.ConsentName, status tenants.ConsentStatus, now time.Time) (bson.D, error) {
+	names := []tenants.ConsentName{consent}
 	if consent == "" {
 		names = tenants.ConsentNames
 	}
@@ -33,11 +33,11 @@ func statusFilter(consent string, status tenants.ConsentStatus, now time.Time) (
 
 // statusIs is the condition "this consent reads status at now", deadlines applied as
 // Consent.StatusAt applies them: a consent stored as granted reads expired from its deadline on.
-func statusIs(consent string, status tenants.ConsentStatus, now time.Time) (bson.D, bool) {
+func statusIs(consent tenants.ConsentName, status tenants.ConsentStatus, now time.Time) (bson.D, bool) {
 	if (&tenants.Consents{}).ByName(consent) == nil {
 		return nil, false
 	}
-	st, dl := "consents."+consent+".status", "consents."+consent+".deadline"
+	st, dl := "consents."+string(consent)+".status", "consents."+string(consent)+".deadline"
 	switch status {
 	case tenants.StatusGranted:
 		return bson.D{{Key: st, Value: tenants.StatusGranted}, {Key: "$or", Value: bson.A{
@@ -54,61 +54,52 @@ func statusIs(consent string, status tenants.ConsentStatus, now time.Time) (bson
 }
 
 // passed is the condition "this consent is stored as granted and its deadline has passed".
-func passed(consent string, now time.Time) bson.D {
-	return bson.D{{Key: "consents." + consent + ".status", Value: tenants.StatusGranted},
-		{Key: "consents." + consent + ".deadline", Value: bson.D{{Key: "$lte", Value: now}}}}
+func passed(consent tenants.ConsentName, now time.Time) bson.D {
+	return bson.D{{Key: "consents." + string(consent) + ".status", Value: tenants.StatusGranted},
+		{Key: "consents." + string(consent) + ".deadline", Value: bson.D{{Key: "$lte", Value: now}}}}
 }
 
 // ConsentStats counts the tenant's records of kind per consent and status at now, deadlines
 // applied: one grouping by the stored statuses, then per consent a count of the granted ones
 // whose deadline has passed, which read expired. (MongoDB alone could apply the deadlines
 // inside the grouping with $cond, in one pass; FerretDB, the tests' server, lacks $cond.)
-func (r *Records) ConsentStats(ctx context.Context, tenantID string, kind tenants.Kind, now time.Time) (map[string]map[tenants.ConsentStatus]int64, error) {
+func (r *Records) ConsentStats(ctx context.Context, tenantID string, kind tenants.Kind, now time.Time) (tenants.ConsentStats, error) {
+	var out tenants.ConsentStats
 	c, err := r.col(kind)
 	if err != nil {
-		return nil, err
+		return out, err
 	}
 	group := bson.D{}
-	out := map[string]map[tenants.ConsentStatus]int64{}
 	for _, name := range tenants.ConsentNames {
-		group = append(group, bson.E{Key: name, Value: "$consents." + name + ".status"})
-		out[name] = map[tenants.ConsentStatus]int64{}
+		group = append(group, bson.E{Key: string(name), Value: "$consents." + string(name) + ".status"})
 	}
 	cur, err := c.Aggregate(ctx, mongo.Pipeline{
 		{{Key: "$match", Value: bson.D{{Key: "tenantId", Value: tenantID}}}},
 		{{Key: "$group", Value: bson.D{{Key: "_id", Value: group}, {Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}}}}},
 	})
 	if err != nil {
-		return nil, translate("consent stats", err)
+		return out, translate("consent stats", err)
 	}
 	var rows []struct {
 		Statuses map[string]string `bson:"_id"`
 		N        int64             `bson:"n"`
 	}
 	if err := cur.All(ctx, &rows); err != nil {
-		return nil, translate("consent stats", err)
+		return out, translate("consent stats", err)
 	}
 	for _, row := range rows {
 		for _, name := range tenants.ConsentNames {
-			out[name][stored(row.Statuses[name])] += row.N
+			// StatusCounts.Add reads a stored status as Consent.StatusAt does, deadline aside.
+			out.Of(name).Add(tenants.ConsentStatus(row.Statuses[string(name)]), row.N)
 		}
 	}
 	for _, name := range tenants.ConsentNames {
 		n, err := c.CountDocuments(ctx, append(bson.D{{Key: "tenantId", Value: tenantID}}, passed(name, now)...))
 		if err != nil {
-			return nil, translate("consent stats", err)
+			return out, translate("consent stats", err)
 		}
-		out[name][tenants.StatusGranted] -= n
-		out[name][tenants.StatusExpired] += n
+		out.Of(name).Granted -= n
+		out.Of(name).Expired += n
 	}
 	return out, nil
-}
-
-// stored reads a stored status as Consent.StatusAt does, deadline aside.
-func stored(status string) tenants.ConsentStatus {
-	switch s := tenants.ConsentStatus(status); s {
-	case tenants.StatusGranted, tenants.StatusExpired, tenants.StatusRevoked:
-		return s
-	}
-	return tenants.StatusNotGranted
 }

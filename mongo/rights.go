@@ -26,8 +26,11 @@ const lapsedIndex = "tenant_form_retain_lapsed"
 // records not anonymised per form by either retention basis.
 func rightsIndexes() []index {
 	var out []index
-	for _, ch := range []struct{ name, consent string }{{"email", tenants.ConsentGeneralContactEmail}, {"phone", tenants.ConsentGeneralContactPhone}} {
-		st, dl := "consents."+ch.consent+".status", "consents."+ch.consent+".deadline"
+	for _, ch := range []struct {
+		name    string
+		consent tenants.ConsentName
+	}{{"email", tenants.ConsentGeneralContactEmail}, {"phone", tenants.ConsentGeneralContactPhone}} {
+		st, dl := "consents."+string(ch.consent)+".status", "consents."+string(ch.consent)+".deadline"
 		out = append(out,
 			index{name: "tenant_" + ch.name + "_expiring", keys: bson.D{asc("tenantId"), asc(st), asc("anonymisedAt"), asc(dl), asc("_id")}},
 			index{name: "tenant_form_" + ch.name + "_expiring", keys: bson.D{asc("tenantId"), asc("formId"), asc(st), asc("anonymisedAt"), asc(dl), asc("_id")}})
@@ -70,7 +73,7 @@ func (r *Records) Expiring(ctx context.Context, tenantID string, q tenants.Expir
 	if q.Consent != tenants.ConsentGeneralContactEmail && q.Consent != tenants.ConsentGeneralContactPhone {
 		return nil, fmt.Errorf("expiring consents: unknown consent %q", q.Consent)
 	}
-	st, dl := "consents."+q.Consent+".status", "consents."+q.Consent+".deadline"
+	st, dl := "consents."+string(q.Consent)+".status", "consents."+string(q.Consent)+".deadline"
 	filter := bson.D{{Key: "tenantId", Value: tenantID}}
 	if q.FormID != "" {
 		filter = append(filter, bson.E{Key: "formId", Value: q.FormID})

@@ -75,7 +75,7 @@ func derive(r tenants.Record) (derived, error) {
 }
 
 // statusColumns are the status and deadline columns of each consent.
-var statusColumns = map[string][2]string{
+var statusColumns = map[tenants.ConsentName][2]string{
 	tenants.ConsentPrimaryPurpose:      {"pp_status", "pp_deadline"},
 	tenants.ConsentGeneralContactEmail: {"ge_status", "ge_deadline"},
 	tenants.ConsentGeneralContactPhone: {"gp_status", "gp_deadline"},
@@ -83,7 +83,7 @@ var statusColumns = map[string][2]string{
 
 // statusIs is the SQL condition "this consent reads status at :now", deadlines applied as
 // Consent.StatusAt applies them; the caller binds now (Unix ms) to the named parameter now.
-func statusIs(consent string, status tenants.ConsentStatus) (string, bool) {
+func statusIs(consent tenants.ConsentName, status tenants.ConsentStatus) (string, bool) {
 	cols, ok := statusColumns[consent]
 	if !ok {
 		return "", false

@@ -98,8 +98,8 @@ func (r *Records) List(ctx context.Context, tenantID string, kind tenants.Kind, 
 }
 
 // statusFilter is the condition of a status filter on one consent or ("") on any of them.
-func statusFilter(consent string, status tenants.ConsentStatus) (string, error) {
-	names := []string{consent}
+func statusFilter(consent tenants.ConsentName, status tenants.ConsentStatus) (string, error) {
+	names := []tenants.ConsentName{consent}
 	if consent == "" {
 		names = tenants.ConsentNames
 	}
@@ -130,7 +130,7 @@ func (r *Records) Count(ctx context.Context, tenantID string, kind tenants.Kind)
 
 // ConsentStats counts the tenant's records of kind per consent and status at now, deadlines
 // applied: one pass over the covering index of the status columns.
-func (r *Records) ConsentStats(ctx context.Context, tenantID string, kind tenants.Kind, now time.Time) (map[string]map[tenants.ConsentStatus]int64, error) {
+func (r *Records) ConsentStats(ctx context.Context, tenantID string, kind tenants.Kind, now time.Time) (tenants.ConsentStats, error) {
 	measured := []tenants.ConsentStatus{tenants.StatusGranted, tenants.StatusExpired, tenants.StatusRevoked}
 	var sums []string
 	for _, name := range tenants.ConsentNames {
@@ -147,19 +147,19 @@ func (r *Records) ConsentStats(ctx context.Context, tenantID string, kind tenant
 	err := r.s.r.QueryRowContext(ctx, `SELECT `+strings.Join(sums, ", ")+`, count(*) FROM records
 		WHERE tenant_id = :tenant AND kind = :kind`,
 		sql.Named("tenant", tenantID), sql.Named("kind", string(kind)), sql.Named("now", ms(now))).Scan(dest...)
+	var out tenants.ConsentStats
 	if err != nil {
-		return nil, translate("consent stats", err)
+		return out, translate("consent stats", err)
 	}
 	total := counts[len(counts)-1]
-	out := map[string]map[tenants.ConsentStatus]int64{}
 	for i, name := range tenants.ConsentNames {
-		m := map[tenants.ConsentStatus]int64{tenants.StatusNotGranted: total}
+		c := out.Of(name)
+		c.NotGranted = total
 		for j, status := range measured {
 			n := counts[i*len(measured)+j]
-			m[status] = n
-			m[tenants.StatusNotGranted] -= n
+			c.Add(status, n)
+			c.NotGranted -= n
 		}
-		out[name] = m
 	}
 	return out, nil
 }

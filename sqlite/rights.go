@@ -12,7 +12,7 @@ import (
 
 // expiringColumns are the status and deadline columns of the two general-contact consents
 // and the name of their partial indexes of granted consents by deadline (migration 00003).
-var expiringColumns = map[string][3]string{
+var expiringColumns = map[tenants.ConsentName][3]string{
 	tenants.ConsentGeneralContactEmail: {"ge_status", "ge_deadline", "records_expiring_email"},
 	tenants.ConsentGeneralContactPhone: {"gp_status", "gp_deadline", "records_expiring_phone"},
 }

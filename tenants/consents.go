@@ -1,39 +1,61 @@
 package tenants
 
-import "time"
+import (
+	"iter"
+	"slices"
+	"time"
+)
 
-// The consents of a record under the names the API, the audit log and the stores use.
+// ConsentName names one of the consents of a record, as the API, the audit log and the stores
+// name it (docs/API.md §4.1).
+type ConsentName string
+
+// The consents of a record.
 const (
-	ConsentPrimaryPurpose      = "primaryPurpose"
-	ConsentGeneralContactEmail = "generalContactEmail"
-	ConsentGeneralContactPhone = "generalContactPhone"
+	ConsentPrimaryPurpose      ConsentName = "primaryPurpose"
+	ConsentGeneralContactEmail ConsentName = "generalContactEmail"
+	ConsentGeneralContactPhone ConsentName = "generalContactPhone"
 )
 
 // ConsentNames lists the consent names in display order.
-var ConsentNames = []string{ConsentPrimaryPurpose, ConsentGeneralContactEmail, ConsentGeneralContactPhone}
+var ConsentNames = []ConsentName{ConsentPrimaryPurpose, ConsentGeneralContactEmail, ConsentGeneralContactPhone}
 
 // ConsentStatuses lists every consent status in display order.
 var ConsentStatuses = []ConsentStatus{StatusGranted, StatusExpired, StatusRevoked, StatusNotGranted}
 
 // ByName returns the consent called name, nil for an unknown name.
-func (c *Consents) ByName(name string) *Consent {
-	switch name {
-	case ConsentPrimaryPurpose:
-		return &c.PrimaryPurpose
-	case ConsentGeneralContactEmail:
-		return &c.GeneralContactEmail
-	case ConsentGeneralContactPhone:
-		return &c.GeneralContactPhone
+func (c *Consents) ByName(name ConsentName) *Consent {
+	if i := consentIndex(name); i >= 0 {
+		return c.inOrder()[i]
 	}
 	return nil
+}
+
+// consentIndex is the position of name in ConsentNames, -1 for an unknown name.
+func consentIndex(name ConsentName) int { return slices.Index(ConsentNames, name) }
+
+// inOrder returns the record's consents in the order of ConsentNames.
+func (c *Consents) inOrder() [3]*Consent {
+	return [3]*Consent{&c.PrimaryPurpose, &c.GeneralContactEmail, &c.GeneralContactPhone}
+}
+
+// All yields each consent of the record with its name, in the order of ConsentNames; the
+// consents can be changed through the pointers.
+func (c *Consents) All() iter.Seq2[ConsentName, *Consent] {
+	return func(yield func(ConsentName, *Consent) bool) {
+		for i, con := range c.inOrder() {
+			if !yield(ConsentNames[i], con) {
+				return
+			}
+		}
+	}
 }
 
 // NextDeadline is the earliest deadline of a consent still stored as granted, nil when none
 // is: the moment the expiry job has something to record for this record.
 func (c Consents) NextDeadline() *time.Time {
 	var next *time.Time
-	for _, name := range ConsentNames {
-		con := c.ByName(name)
+	for _, con := range c.All() {
 		if con.Status == StatusGranted && con.Deadline != nil && (next == nil || con.Deadline.Before(*next)) {
 			d := *con.Deadline
 			next = &d
@@ -46,11 +68,10 @@ func (c Consents) NextDeadline() *time.Time {
 // returns their names.
 func (c *Consents) ExpireDue(now time.Time) []string {
 	var out []string
-	for _, name := range ConsentNames {
-		con := c.ByName(name)
+	for name, con := range c.All() {
 		if con.Status == StatusGranted && con.StatusAt(now) == StatusExpired {
 			con.Status = StatusExpired
-			out = append(out, name)
+			out = append(out, string(name))
 		}
 	}
 	return out

@@ -102,6 +102,16 @@ type Record struct {
 	AnonymisedAt *time.Time     `json:"anonymisedAt,omitempty"`
 }
 
+// NewRecord starts a record of kind for tenantID: the one place a record gets its ids. publicID
+// is the client's idempotency key (a submission_id); "" mints a fresh one with NewID, so call it
+// once per record. ID is the storage key (RecordID).
+func NewRecord(tenantID string, kind Kind, publicID string, createdAt time.Time) Record {
+	if publicID == "" {
+		publicID = NewID("")
+	}
+	return Record{ID: RecordID(tenantID, kind, publicID), TenantID: tenantID, Kind: kind, PublicID: publicID, CreatedAt: createdAt}
+}
+
 // RecordID is the storage key of a record: tenant and public id, so that lookups are by _id only.
 func RecordID(tenantID string, kind Kind, publicID string) string {
 	return tenantID + ":" + string(kind) + ":" + publicID

@@ -82,9 +82,9 @@ type RecordRepo interface {
 	RecordStore
 	List(ctx context.Context, tenantID string, kind Kind, p Page) ([]Record, error)
 	Count(ctx context.Context, tenantID string, kind Kind) (int64, error)
-	// ConsentStats counts the tenant's records of kind per consent name and status at now,
+	// ConsentStats counts the tenant's records of kind per consent and status at now,
 	// deadlines applied.
-	ConsentStats(ctx context.Context, tenantID string, kind Kind, now time.Time) (map[string]map[ConsentStatus]int64, error)
+	ConsentStats(ctx context.Context, tenantID string, kind Kind, now time.Time) (ConsentStats, error)
 	RightsRepo
 }
 

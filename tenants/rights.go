@@ -50,8 +50,7 @@ func (c Consents) LapsedAt(created time.Time) *time.Time {
 			last = &v
 		}
 	}
-	for _, name := range ConsentNames {
-		con := c.ByName(name)
+	for _, con := range c.All() {
 		switch con.Status {
 		case StatusGranted:
 			if con.Deadline == nil {
@@ -81,7 +80,7 @@ func (c Consents) LapsedAt(created time.Time) *time.Time {
 // is stored as granted with a deadline after After and at or before Until, of records not
 // anonymised, ordered by deadline, then record id; after Cursor when it is set.
 type ExpiringQuery struct {
-	Consent string
+	Consent ConsentName
 	FormID  string // "" = every form
 	After   time.Time
 	Until   time.Time

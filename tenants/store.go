@@ -102,7 +102,7 @@ type Page struct {
 	FormID string // "" = every form
 	// Consent and Status keep records whose consent (a name as in the API; "" = any of the
 	// three) reads Status at Now, deadlines applied.
-	Consent string
+	Consent ConsentName
 	Status  ConsentStatus
 	Now     time.Time
 	Skip    int64

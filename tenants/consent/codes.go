@@ -70,14 +70,21 @@ func codeRank(code string) int {
 	return len(codeOrder)
 }
 
+// IsCode reports whether code is one of Codes: a code of the submission rules.
+func IsCode(code string) bool { return codeRank(code) < len(codeOrder) }
+
+// CompareCodes orders two codes as responses list them: in the order of Codes, codes not in
+// Codes last, alphabetically.
+func CompareCodes(a, b string) int {
+	if c := cmp.Compare(codeRank(a), codeRank(b)); c != 0 {
+		return c
+	}
+	return cmp.Compare(a, b)
+}
+
 // SortCodes sorts codes into the order of Codes; codes not in Codes go last, alphabetically.
 func SortCodes(codes []string) {
-	slices.SortStableFunc(codes, func(a, b string) int {
-		if c := cmp.Compare(codeRank(a), codeRank(b)); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
+	slices.SortStableFunc(codes, CompareCodes)
 }
 
 // codeSet collects codes, each once.

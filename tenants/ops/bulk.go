@@ -101,7 +101,7 @@ func (s *Service) bulkKeys(tenantID string, in BulkInput) []string {
 // BulkPreview is what a request would erase now: the records per kind and the identifiers
 // that match no record, e-mail addresses first.
 type BulkPreview struct {
-	Counts    Counts
+	Counts    tenants.Counts
 	Unmatched []string
 }
 
@@ -126,7 +126,7 @@ func (s *Service) PreviewBulk(ctx context.Context, tenantID string, in BulkInput
 			matched[k] = true
 		}
 	}
-	p := BulkPreview{Counts: CountKinds(recs)}
+	p := BulkPreview{Counts: tenants.CountKinds(recs)}
 	ids := append(append([]string{}, in.Emails...), in.Phones...)
 	for i, k := range keys {
 		if !matched[k] {
@@ -147,7 +147,7 @@ func (s *Service) RequestBulk(ctx context.Context, tenantID, staffID, requestID 
 	keys := s.bulkKeys(tenantID, in)
 	b := tenants.BulkErasure{ID: "be_" + tenants.NewAuditID(now)[:20], TenantID: tenantID, RequestedBy: staffID, RequestedAt: now,
 		ExpiresAt: now.Add(BulkTTL), Status: tenants.BulkPending, Emails: len(in.Emails), Phones: len(in.Phones),
-		Expected: p.Counts.Map(), Erased: Counts{}.Map(), Keys: keys, Total: len(keys)}
+		Expected: p.Counts.Map(), Erased: tenants.Counts{}.Map(), Keys: keys, Total: len(keys)}
 	if err := s.Bulk.InsertBulk(ctx, b); err != nil {
 		return b, wrap("request bulk erasure", err)
 	}
@@ -218,7 +218,7 @@ func (s *Service) RunBulk(ctx context.Context) error {
 }
 
 func (s *Service) runBulk(ctx context.Context, b tenants.BulkErasure) error {
-	erased := countsOf(b.Erased)
+	erased := tenants.CountsFrom(b.Erased)
 	for b.Done < len(b.Keys) {
 		started := time.Now()
 		end := min(b.Done+bulkBatch, len(b.Keys))
@@ -226,7 +226,7 @@ func (s *Service) runBulk(ctx context.Context, b tenants.BulkErasure) error {
 		if err != nil {
 			return err
 		}
-		erased = erased.add(c)
+		erased = erased.Plus(c)
 		if err := s.Bulk.ProgressBulk(ctx, b.TenantID, b.ID, end, erased.Map()); err != nil {
 			if errors.Is(err, tenants.ErrConflict) {
 				return errBulkProgressed
@@ -256,10 +256,4 @@ func (s *Service) expireBulk(ctx context.Context, b tenants.BulkErasure) error {
 func (s *Service) bulkAudit(ctx context.Context, b tenants.BulkErasure, actor, action string, counts map[string]int, requestID string) error {
 	return s.Audit.Append(ctx, tenants.AuditEntry{Time: s.Now().UTC(), TenantID: b.TenantID, Actor: actor, Action: action,
 		Counts: counts, Detail: "bulk erasure " + b.ID, RequestID: requestID})
-}
-
-// countsOf reads counts keyed as Counts.Map.
-func countsOf(m map[string]int) Counts {
-	return Counts{FormSubmissions: m["formSubmissions"], DigitisationSubmissions: m["digitisationSubmissions"],
-		CanvassingSubmissions: m["canvassingSubmissions"], PhoneCallTasks: m["phoneCallTasks"]}
 }

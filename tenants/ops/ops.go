@@ -12,7 +12,7 @@ import (
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/anonymise"
-	"github.com/consentforms/consentforms/tenants/consent"
+	"github.com/consentforms/consentforms/tenants/intake"
 	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
@@ -67,34 +67,34 @@ func (s *Service) Subject(tenantID string, id Identity) string {
 	return out
 }
 
-// MaxIdentifiers bounds the e-mail addresses and phone numbers one record may carry (its own
-// and those in custom fields): each is a match key to write and to remove, so the work one
-// request causes stays small whatever it sends.
-const MaxIdentifiers = 32
-
-// TooManyIdentifiers reports whether rec carries more than MaxIdentifiers identifiers.
-func TooManyIdentifiers(rec tenants.Record) bool {
-	emails, phones := anonymise.Identifiers(rec)
-	return len(emails)+len(phones) > MaxIdentifiers
-}
-
-// errTooManyIdentifiers is returned by Ingest for a record the handler should have refused.
-var errTooManyIdentifiers = &FieldError{Code: consent.CodeTooManyIdentifiers,
-	Message: fmt.Sprintf("A record may carry at most %d e-mail addresses and phone numbers.", MaxIdentifiers)}
-
-// Ingest stores a new record with its match keys and audit entries. stored is false for an
-// idempotent repeat: the tenant has a record of that kind and public id, and nothing changed.
-func (s *Service) Ingest(ctx context.Context, rec tenants.Record, actor, requestID string) (bool, error) {
-	if TooManyIdentifiers(rec) {
-		return false, errTooManyIdentifiers
+// Ingest stores a new record with its match keys and audit entries. Its outcome is Repeated
+// for an idempotent repeat: the tenant has a record of that kind and public id, and nothing
+// changed. A record over intake.MaxIdentifiers is refused (tenants.Violations).
+func (s *Service) Ingest(ctx context.Context, rec tenants.Record, actor, requestID string) (Outcome, error) {
+	in, emails, phones := s.prepare(rec, actor, requestID)
+	if v := intake.TooMany(emails, phones); v != nil {
+		return 0, tenants.Violations{*v}
 	}
-	return s.Writer.Ingest(ctx, s.Prepare(rec, actor, requestID))
+	stored, err := s.Writer.Ingest(ctx, in)
+	switch {
+	case err != nil:
+		return 0, err
+	case !stored:
+		return Repeated, nil
+	}
+	return Stored, nil
 }
 
 // Prepare computes what storing rec writes: its match keys (the keyed hash of every e-mail
 // and phone it holds) and its audit entries.
 func (s *Service) Prepare(rec tenants.Record, actor, requestID string) tenants.Ingestion {
-	emails, phones := anonymise.Identifiers(rec)
+	in, _, _ := s.prepare(rec, actor, requestID)
+	return in
+}
+
+// prepare is Prepare that also returns the record's identifiers, for the limit on them.
+func (s *Service) prepare(rec tenants.Record, actor, requestID string) (in tenants.Ingestion, emails, phones []string) {
+	emails, phones = anonymise.Identifiers(rec)
 	rec.MatchKeys = nil
 	add := func(kind, v string) {
 		if h := s.Hasher.Hash(rec.TenantID, kind, v); !slices.Contains(rec.MatchKeys, h) {
@@ -115,12 +115,12 @@ func (s *Service) Prepare(rec tenants.Record, actor, requestID string) tenants.I
 		return tenants.AuditEntry{Time: rec.CreatedAt, TenantID: rec.TenantID, Actor: actor, Action: action,
 			RecordIDs: []string{rec.PublicID}, Detail: detail, RequestID: requestID}
 	}
-	in := tenants.Ingestion{Audit: []tenants.AuditEntry{entry(action, string(rec.Kind)+" form="+rec.FormID)}}
+	in = tenants.Ingestion{Audit: []tenants.AuditEntry{entry(action, string(rec.Kind)+" form="+rec.FormID)}}
 	// One entry names every consent the record grants: the grants of one submission are one event.
 	var granted []string
-	for _, name := range tenants.ConsentNames {
-		if rec.Consents.ByName(name).Status == tenants.StatusGranted {
-			granted = append(granted, name)
+	for name, c := range rec.Consents.All() {
+		if c.Status == tenants.StatusGranted {
+			granted = append(granted, string(name))
 		}
 	}
 	if len(granted) > 0 {
@@ -128,7 +128,7 @@ func (s *Service) Prepare(rec tenants.Record, actor, requestID string) tenants.I
 	}
 	in.Record = rec
 	in.Events = webhook.Granted(rec)
-	return in
+	return in, emails, phones
 }
 
 func joinNames(names []string) string {
@@ -159,43 +159,6 @@ func sortNewestFirst(recs []tenants.Record) {
 		}
 		return recs[i].ID > recs[j].ID
 	})
-}
-
-// Counts are records per kind, under the names of docs/API.md §5.4.
-type Counts struct {
-	FormSubmissions         int `json:"formSubmissions"`
-	DigitisationSubmissions int `json:"digitisationSubmissions"`
-	CanvassingSubmissions   int `json:"canvassingSubmissions"`
-	PhoneCallTasks          int `json:"phoneCallTasks"`
-}
-
-// CountKinds counts records per kind.
-func CountKinds(recs []tenants.Record) Counts {
-	var c Counts
-	for _, r := range recs {
-		switch r.Kind {
-		case tenants.KindFormSubmission:
-			c.FormSubmissions++
-		case tenants.KindDigitisation:
-			c.DigitisationSubmissions++
-		case tenants.KindCanvassing:
-			c.CanvassingSubmissions++
-		case tenants.KindPhoneCallTask:
-			c.PhoneCallTasks++
-		}
-	}
-	return c
-}
-
-// Total is the sum over kinds.
-func (c Counts) Total() int {
-	return c.FormSubmissions + c.DigitisationSubmissions + c.CanvassingSubmissions + c.PhoneCallTasks
-}
-
-// Map is the counts keyed by the names of docs/API.md §5.4, for the audit log.
-func (c Counts) Map() map[string]int {
-	return map[string]int{"formSubmissions": c.FormSubmissions, "digitisationSubmissions": c.DigitisationSubmissions,
-		"canvassingSubmissions": c.CanvassingSubmissions, "phoneCallTasks": c.PhoneCallTasks}
 }
 
 func publicIDs(recs []tenants.Record) []string {

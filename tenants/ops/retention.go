@@ -36,12 +36,12 @@ type policy struct {
 // keys go as they do there, in batches of retentionBatch records; each batch writes one audit
 // entry retention.anonymised with its counts (one per form and run unless a form has more
 // than a batch due). A record anonymised is no longer due, so a repeat anonymises nothing.
-func (s *Service) RunRetention(ctx context.Context) (Counts, error) {
+func (s *Service) RunRetention(ctx context.Context) (tenants.Counts, error) {
 	ts, err := s.Catalogue.ListTenants(ctx)
 	if err != nil {
-		return Counts{}, wrap("retention", err)
+		return tenants.Counts{}, wrap("retention", err)
 	}
-	var total Counts
+	var total tenants.Counts
 	var errs []error
 	for _, t := range ts {
 		policies := []policy{}
@@ -61,7 +61,7 @@ func (s *Service) RunRetention(ctx context.Context) (Counts, error) {
 		// One tenant's failure does not keep the others' records.
 		for _, p := range policies {
 			n, err := s.retain(ctx, p)
-			total = total.add(n)
+			total = total.Plus(n)
 			if err != nil {
 				errs = append(errs, err)
 			}
@@ -71,15 +71,15 @@ func (s *Service) RunRetention(ctx context.Context) (Counts, error) {
 }
 
 // retain anonymises the records of one policy that are due.
-func (s *Service) retain(ctx context.Context, p policy) (Counts, error) {
+func (s *Service) retain(ctx context.Context, p policy) (tenants.Counts, error) {
 	iv, from, err := consent.ParseRetention(p.retention, p.from)
 	if err != nil {
-		return Counts{}, err
+		return tenants.Counts{}, err
 	}
 	now := s.Now().UTC()
 	cutoff := iv.Before(now)
 	forms := map[string]map[string]bool{}
-	var total Counts
+	var total tenants.Counts
 	for {
 		started := time.Now()
 		due, err := s.Rights.Due(ctx, p.tenantID, tenants.DueQuery{FormID: p.formID, From: from, Before: cutoff, Limit: retentionBatch})
@@ -105,13 +105,13 @@ func (s *Service) retain(ctx context.Context, p policy) (Counts, error) {
 			},
 			Audit: func(erased []tenants.Record) []tenants.AuditEntry {
 				return []tenants.AuditEntry{{Time: now, TenantID: p.tenantID, Actor: tenants.ActorSystem, Action: tenants.ActionRetentionAnonymised,
-					RecordIDs: publicIDs(erased), Counts: CountKinds(erased).Map(), Detail: retentionDetail(p, from)}}
+					RecordIDs: publicIDs(erased), Counts: tenants.CountKinds(erased).Map(), Detail: retentionDetail(p, from)}}
 			},
 			Events: func(erased []tenants.Record) []tenants.OutboxEvent {
 				return webhook.Anonymised(tenants.EventTypeRetentionAnonymised, tenants.NewAuditID(now), now, erased)
 			},
 		})
-		total = total.add(CountKinds(erased))
+		total = total.Plus(tenants.CountKinds(erased))
 		if err != nil {
 			return total, err
 		}
@@ -154,9 +154,4 @@ func (s *Service) RetentionPreview(ctx context.Context, tenantID, formID, retent
 	}
 	n, err := s.Rights.CountDue(ctx, tenantID, tenants.DueQuery{FormID: formID, From: from, Before: iv.Before(s.Now().UTC().Add(RetentionWindow))})
 	return n, wrap("retention preview", err)
-}
-
-func (c Counts) add(o Counts) Counts {
-	return Counts{c.FormSubmissions + o.FormSubmissions, c.DigitisationSubmissions + o.DigitisationSubmissions,
-		c.CanvassingSubmissions + o.CanvassingSubmissions, c.PhoneCallTasks + o.PhoneCallTasks}
 }

@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -75,7 +76,7 @@ func (s *Service) Export(ctx context.Context, tenantID, actor, requestID string,
 	}
 	out.GeneralContact.Email, out.GeneralContact.Phone = Aggregate(emails), Aggregate(phones)
 	err = s.Audit.Append(ctx, tenants.AuditEntry{Time: now, TenantID: tenantID, Actor: actor, Action: tenants.ActionGDPRExported,
-		Counts: CountKinds(recs).Map(), RequestID: requestID})
+		Counts: tenants.CountKinds(recs).Map(), RequestID: requestID})
 	return out, wrap("export", err)
 }
 
@@ -100,7 +101,7 @@ func nonEmpty(s string) *string {
 }
 
 // Channels of the re-permission list and the consent each reads.
-var expiringChannels = map[string]string{"email": tenants.ConsentGeneralContactEmail, "phone": tenants.ConsentGeneralContactPhone}
+var expiringChannels = map[string]tenants.ConsentName{"email": tenants.ConsentGeneralContactEmail, "phone": tenants.ConsentGeneralContactPhone}
 
 // ExpiringRequest is one request for a page of the re-permission list.
 type ExpiringRequest struct {
@@ -129,8 +130,11 @@ type ExpiringPage struct {
 	NextCursor *string        `json:"nextCursor"`
 }
 
-// ErrBadCursor is returned for a cursor this service did not hand to this tenant.
-var ErrBadCursor = &FieldError{Code: "cursor_invalid", Field: "cursor", Message: "cursor is not a cursor of this list."}
+// BadCursor refuses a cursor this service did not hand to this tenant.
+var BadCursor = tenants.Violation{Field: "cursor", Code: "cursor_invalid", Message: "cursor is not a cursor of this list."}
+
+// ErrBadCursor is returned for BadCursor.
+var ErrBadCursor = errors.New(BadCursor.Message)
 
 // Expiring returns a page of the tenant's records whose general-contact consent for the
 // channel is granted and expires within the window, by deadline, and audits

@@ -256,7 +256,7 @@ func testExpire(t *testing.T, open Open) {
 		t.Errorf("second run = %d, %v; want 0", n, err)
 	}
 	entries, err := s.Audit.List(ctx, "a", tenants.AuditFilter{Action: tenants.ActionConsentExpired})
-	if err != nil || len(entries) != 1 || entries[0].Detail != tenants.ConsentPrimaryPurpose || entries[0].RecordIDs[0] != "a" {
+	if err != nil || len(entries) != 1 || entries[0].Detail != string(tenants.ConsentPrimaryPurpose) || entries[0].RecordIDs[0] != "a" {
 		t.Errorf("a's audit: %+v, %v", entries, err)
 	}
 	// Later, the second deadline passes.

@@ -21,12 +21,12 @@ type payload struct {
 
 // data names what changed: ids, kinds, consent names and statuses, never a person's details.
 type data struct {
-	TenantID string                 `json:"tenantId"`
-	RecordID string                 `json:"recordId"`
-	Kind     tenants.Kind           `json:"kind"`
-	FormID   string                 `json:"formId,omitempty"`
-	Consent  string                 `json:"consent,omitempty"`
-	Consents map[string]ConsentView `json:"consents,omitempty"`
+	TenantID string                              `json:"tenantId"`
+	RecordID string                              `json:"recordId"`
+	Kind     tenants.Kind                        `json:"kind"`
+	FormID   string                              `json:"formId,omitempty"`
+	Consent  string                              `json:"consent,omitempty"`
+	Consents map[tenants.ConsentName]ConsentView `json:"consents,omitempty"`
 }
 
 // ConsentView is one consent's status in a payload.
@@ -45,9 +45,9 @@ func eventID(key string) string {
 func event(typ, key string, now time.Time, rec tenants.Record, consent string) tenants.OutboxEvent {
 	d := data{TenantID: rec.TenantID, RecordID: rec.PublicID, Kind: rec.Kind, FormID: rec.FormID, Consent: consent}
 	if rec.Kind != tenants.KindPhoneCallTask && rec.AnonymisedAt == nil {
-		d.Consents = map[string]ConsentView{}
-		for _, name := range tenants.ConsentNames {
-			d.Consents[name] = ConsentView{Status: rec.Consents.ByName(name).StatusAt(now)}
+		d.Consents = map[tenants.ConsentName]ConsentView{}
+		for name, c := range rec.Consents.All() {
+			d.Consents[name] = ConsentView{Status: c.StatusAt(now)}
 		}
 	}
 	body, _ := json.Marshal(payload{Type: typ, Timestamp: now.UTC().Format(time.RFC3339Nano), Data: d})
@@ -57,8 +57,8 @@ func event(typ, key string, now time.Time, rec tenants.Record, consent string) t
 // Granted returns the consent.granted event of a newly stored record, or none when it grants
 // nothing. Its id follows from the record: a repeated ingestion writes it once.
 func Granted(rec tenants.Record) []tenants.OutboxEvent {
-	for _, name := range tenants.ConsentNames {
-		if rec.Consents.ByName(name).Status == tenants.StatusGranted {
+	for _, c := range rec.Consents.All() {
+		if c.Status == tenants.StatusGranted {
 			return []tenants.OutboxEvent{event(tenants.EventTypeConsentGranted, "granted:"+rec.ID, rec.CreatedAt, rec, "")}
 		}
 	}

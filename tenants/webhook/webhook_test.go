@@ -131,7 +131,7 @@ func TestPayloadsCarryNoPersonalData(t *testing.T) {
 	all = append(all, Granted(rec)...)
 	all = append(all, Revoked("c1", now, []tenants.Record{rec})...)
 	all = append(all, Anonymised(tenants.EventTypeRecordAnonymised, "c2", now, []tenants.Record{rec})...)
-	all = append(all, Expired(now, rec, []string{tenants.ConsentPrimaryPurpose})...)
+	all = append(all, Expired(now, rec, []string{string(tenants.ConsentPrimaryPurpose)})...)
 	if len(all) != 4 {
 		t.Fatalf("%d events", len(all))
 	}

@@ -1,0 +1,87 @@
+package api
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/intake"
+	"github.com/gofiber/fiber/v2"
+)
+
+// intake runs the steps every record endpoint shares: decode the body, parse it by its kind's
+// rules, check its form is open, ingest it. It returns the record's public id; a repeat is
+// answered as the first attempt was.
+func (s *server) intake(c *fiber.Ctx, kind tenants.Kind) (string, error) {
+	body, err := decodeObject(c.Body())
+	if err != nil {
+		return "", err
+	}
+	a := authOf(c)
+	d, vs := intake.ParseRecord(kind, body, s.Now())
+	if d.FormID != "" {
+		open, err := s.formOpen(c, a.tenant.ID, d.FormID)
+		if err != nil {
+			return "", err
+		}
+		if !open {
+			vs = intake.FormUnknown(vs)
+		}
+	}
+	id, _, err := s.Ops.IngestDraft(c.Context(), a.tenant.ID, d, vs, a.actor, requestID(c))
+	var refused tenants.Violations
+	if errors.As(err, &refused) {
+		return "", &refusedRecord{kind: kind, vs: refused}
+	}
+	return id, err
+}
+
+// formOpen reports whether the tenant has formID open for submissions.
+func (s *server) formOpen(c *fiber.Ctx, tenantID, formID string) (bool, error) {
+	f, err := s.Forms.Get(c.Context(), tenantID, formID)
+	if errors.Is(err, tenants.ErrNotFound) {
+		return false, nil
+	}
+	return err == nil && f.Open, err
+}
+
+// refusedRecord is a record body the intake rules refused; the error handler renders it.
+type refusedRecord struct {
+	kind tenants.Kind
+	vs   tenants.Violations
+}
+
+func (r *refusedRecord) Error() string { return r.vs.Error() }
+
+// codesBody is the list body of accept-submission (docs/API.md §3.7): every failed code.
+type codesBody struct {
+	Codes []string `json:"errors"`
+}
+
+// body renders the refusedRecord: the list body for a form submission, else the single-error body
+// of docs/API.md §6 — when the submission rules failed, the first code with every code in
+// details; when an own field did, that field's violation.
+func (r *refusedRecord) body() any {
+	codes := intake.RuleCodes(r.kind, r.vs)
+	if r.kind == tenants.KindFormSubmission {
+		return codesBody{Codes: codes}
+	}
+	first := r.vs[0]
+	if codes == nil {
+		return violationError(first)
+	}
+	e := validation("The record failed validation: "+strings.Join(codes, ", ")+".", first.Field)
+	e.Code = first.Code
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
+	e.Details["errors"] = codes
+	return e
+}
+
+// violationError is the single-error body of one violation.
+func violationError(v tenants.Violation) *Error {
+	e := validation(v.Message, v.Field)
+	e.Code = v.Code
+	return e
+}

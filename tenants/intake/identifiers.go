@@ -1,0 +1,32 @@
+package intake
+
+import (
+	"fmt"
+
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/anonymise"
+	"github.com/consentforms/consentforms/tenants/consent"
+)
+
+// MaxIdentifiers bounds the e-mail addresses and phone numbers one record may carry (its own
+// and those in custom fields, docs/API.md §3.6): each is a match key to write and to remove, so
+// the work one request causes stays small whatever it sends.
+const MaxIdentifiers = 32
+
+// tooMany refuses a record over MaxIdentifiers; it names the whole record, no one field.
+var tooMany = tenants.Violation{Code: consent.CodeTooManyIdentifiers,
+	Message: fmt.Sprintf("A record may carry at most %d e-mail addresses and phone numbers.", MaxIdentifiers)}
+
+// TooMany returns the violation of a record whose emails and phones (its identifiers, as
+// anonymise.Identifiers finds them) are more than MaxIdentifiers, nil otherwise.
+func TooMany(emails, phones []string) *tenants.Violation {
+	if len(emails)+len(phones) > MaxIdentifiers {
+		v := tooMany
+		return &v
+	}
+	return nil
+}
+
+func tooManyIdentifiers(d Draft) bool {
+	return TooMany(anonymise.Identifiers(tenants.Record{Contact: d.Contact, Payload: d.Payload, Fields: d.Fields})) != nil
+}
