@@ -49,7 +49,7 @@ func TestRightsQueriesUseIndexes(t *testing.T) {
 	}{
 		{tenants.ExpiringQuery{Consent: tenants.ConsentGeneralContactEmail, After: now, Until: now, Limit: 100}, "records_expiring_email"},
 		{tenants.ExpiringQuery{Consent: tenants.ConsentGeneralContactPhone, FormID: "f", After: now, Until: now, Limit: 100,
-			Cursor: &tenants.ExpiringCursor{Deadline: now, ID: "a:formSubmission:x"}}, "records_expiring_phone_form"},
+			Cursor: &tenants.ExpiringCursor{Deadline: now, ID: "a:formSubmission:x"}}, "records_expiring_phone"},
 	} {
 		query, args, err := expiringQuery("a", c.q)
 		if err != nil {

@@ -11,7 +11,7 @@ import (
 )
 
 // expiringColumns are the status and deadline columns of the two general-contact consents
-// and the name of their partial indexes of granted consents by deadline (migration 00003).
+// and the name of their partial indexes of granted consents by deadline (migration 00006).
 var expiringColumns = map[tenants.ConsentName][3]string{
 	tenants.ConsentGeneralContactEmail: {"ge_status", "ge_deadline", "records_expiring_email"},
 	tenants.ConsentGeneralContactPhone: {"gp_status", "gp_deadline", "records_expiring_phone"},
@@ -41,9 +41,9 @@ func expiringQuery(tenantID string, q tenants.ExpiringQuery) (string, []any, err
 	args := []any{sql.Named("tenant", tenantID), sql.Named("after", ms(q.After)), sql.Named("until", ms(q.Until)),
 		sql.Named("limit", limitOrAll(int64(q.Limit)))}
 	if q.FormID != "" {
+		// form_id is the index's last column: the filter reads the index, not the table.
 		where = append(where, "form_id = :form")
 		args = append(args, sql.Named("form", q.FormID))
-		index += "_form"
 	}
 	if q.Cursor != nil {
 		kind, publicID, ok := splitRecordID(tenantID, q.Cursor.ID)
