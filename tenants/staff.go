@@ -3,6 +3,7 @@ package tenants
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants/contact"
@@ -72,6 +73,10 @@ func HashPassword(password string) (string, error) {
 func (s Staff) CheckPassword(password string) bool {
 	return bcrypt.CompareHashAndPassword([]byte(s.PasswordHash), []byte(password)) == nil
 }
+
+// StaffEmailKey is the form of a staff e-mail address that is stored and looked up:
+// trimmed and lower-cased, so that an address signs in one user however it is typed.
+func StaffEmailKey(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
 
 // ValidStaffEmail reports whether email can be a staff sign-in.
 func ValidStaffEmail(email string) bool {
