@@ -10,6 +10,7 @@ import (
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/consent"
 	"github.com/consentforms/consentforms/tenants/ops"
+	"github.com/consentforms/consentforms/tenants/provision"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
 )
@@ -153,12 +154,7 @@ func (h *handler) expiringCSV(c *fiber.Ctx, s *session) error {
 
 // retentionErrors checks a retention setting; keys retention, retention_from.
 func retentionErrors(retention, from string, errs web.FieldErrors) {
-	if from != "" && from != tenants.RetentionFromCreated && from != tenants.RetentionFromConsentsLapsed {
-		errs["retention_from"] = "Choose what the retention counts from."
-	}
-	if _, _, err := consent.ParseRetention(retention, ""); err != nil {
-		errs["retention"] = "Give an interval such as 90d, 2y or P2Y, or leave it empty."
-	}
+	addViolations(errs, provision.CheckRetention(retention, from))
 }
 
 // retentionOf is the retention a valid form input sets: none, or the interval and its basis.
