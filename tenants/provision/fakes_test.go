@@ -1,0 +1,132 @@
+package provision
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+)
+
+// store is an in-memory store of everything provisioning touches.
+type store struct {
+	tenants map[string]tenants.Tenant
+	keys    map[string]tenants.APIKey
+	forms   map[string]tenants.Form
+	staff   map[string]tenants.Staff
+	tokens  map[string]tenants.WebhookToken
+	ended   []string // staff whose sessions were ended
+	audit   []tenants.AuditEntry
+}
+
+func (s *store) Insert(_ context.Context, t tenants.Tenant) error { s.tenants[t.ID] = t; return nil }
+func (s *store) Get(_ context.Context, id string) (tenants.Tenant, error) {
+	t, ok := s.tenants[id]
+	if !ok {
+		return t, tenants.ErrNotFound
+	}
+	return t, nil
+}
+func (s *store) SetStatus(_ context.Context, id, status string) error {
+	t := s.tenants[id]
+	t.Status = status
+	s.tenants[id] = t
+	return nil
+}
+func (s *store) SetSendGridKey(_ context.Context, id, key string) error {
+	t := s.tenants[id]
+	t.SendGridPublicKey = key
+	s.tenants[id] = t
+	return nil
+}
+
+type keys struct{ *store }
+
+func (k keys) Insert(_ context.Context, key tenants.APIKey) error { k.keys[key.ID] = key; return nil }
+func (k keys) Revoke(_ context.Context, tenantID, id string, now time.Time) error {
+	key, ok := k.keys[id]
+	if !ok || key.TenantID != tenantID {
+		return tenants.ErrNotFound
+	}
+	key.RevokedAt = &now
+	k.keys[id] = key
+	return nil
+}
+
+type forms struct{ *store }
+
+func (f forms) Insert(_ context.Context, form tenants.Form) error {
+	if _, ok := f.forms[tenants.FormKey(form.TenantID, form.FormID)]; ok {
+		return tenants.ErrConflict
+	}
+	f.forms[tenants.FormKey(form.TenantID, form.FormID)] = form
+	return nil
+}
+func (f forms) Get(_ context.Context, tenantID, formID string) (tenants.Form, error) {
+	form, ok := f.forms[tenants.FormKey(tenantID, formID)]
+	if !ok {
+		return form, tenants.ErrNotFound
+	}
+	return form, nil
+}
+func (f forms) Save(_ context.Context, form tenants.Form) error {
+	f.forms[tenants.FormKey(form.TenantID, form.FormID)] = form
+	return nil
+}
+
+type staff struct{ *store }
+
+func (s staff) Insert(_ context.Context, st tenants.Staff) error {
+	for _, o := range s.staff {
+		if o.Email == st.Email {
+			return tenants.ErrConflict
+		}
+	}
+	s.staff[st.ID] = st
+	return nil
+}
+func (s staff) SetDisabled(_ context.Context, id string, disabled bool) error {
+	st := s.staff[id]
+	st.Disabled = disabled
+	s.staff[id] = st
+	return nil
+}
+func (s staff) DeleteStaff(_ context.Context, id, _ string) error {
+	s.ended = append(s.ended, id)
+	return nil
+}
+
+type tokens struct{ *store }
+
+func (t tokens) Insert(_ context.Context, tok tenants.WebhookToken) error {
+	t.tokens[tok.ID] = tok
+	return nil
+}
+func (t tokens) Revoke(_ context.Context, tenantID, id string, now time.Time) error {
+	tok, ok := t.tokens[id]
+	if !ok || tok.TenantID != tenantID {
+		return tenants.ErrNotFound
+	}
+	tok.RevokedAt = &now
+	t.tokens[id] = tok
+	return nil
+}
+
+type audit struct{ *store }
+
+func (a audit) Append(_ context.Context, entries ...tenants.AuditEntry) error {
+	a.audit = append(a.audit, entries...)
+	return nil
+}
+
+var now = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+
+// newService is a Service on a fresh store holding tenant "t_a".
+func newService(t *testing.T) (*Service, *store) {
+	t.Helper()
+	st := &store{tenants: map[string]tenants.Tenant{"t_a": {ID: "t_a", Name: "A", Status: tenants.TenantActive}},
+		keys: map[string]tenants.APIKey{}, forms: map[string]tenants.Form{}, staff: map[string]tenants.Staff{},
+		tokens: map[string]tenants.WebhookToken{}}
+	return &Service{Tenants: st, APIKeys: keys{st}, Forms: forms{st}, Staff: staff{st}, Sessions: staff{st}, Tokens: tokens{st},
+		Audit: audit{st}, Now: func() time.Time { return now }}, st
+}
