@@ -109,7 +109,7 @@ func importItem(ctx context.Context, tx *sql.Tx, st statements, it tenants.Item)
 	case it.Staff != nil:
 		v := it.Staff
 		res, err = tx.ExecContext(ctx, `INSERT INTO staff (`+staffCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-			v.ID, normEmail(v.Email), v.PasswordHash, v.Role, v.TenantID, ms(v.CreatedAt), v.Disabled, v.MustChangePassword)
+			v.ID, tenants.StaffEmailKey(v.Email), v.PasswordHash, v.Role, v.TenantID, ms(v.CreatedAt), v.Disabled, v.MustChangePassword)
 	case it.APIKey != nil:
 		v := it.APIKey
 		scopes, _ := json.Marshal(v.Scopes)
