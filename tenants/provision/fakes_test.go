@@ -40,6 +40,13 @@ func (s *store) SetSendGridKey(_ context.Context, id, key string) error {
 	return nil
 }
 
+func (s *store) SetRetention(_ context.Context, id, retention, from string) error {
+	t := s.tenants[id]
+	t.Retention, t.RetentionFrom = retention, from
+	s.tenants[id] = t
+	return nil
+}
+
 type keys struct{ *store }
 
 func (k keys) Insert(_ context.Context, key tenants.APIKey) error { k.keys[key.ID] = key; return nil }

@@ -31,6 +31,7 @@ type TenantRepo interface {
 	Get(ctx context.Context, id string) (tenants.Tenant, error)
 	SetStatus(ctx context.Context, tenantID, status string) error
 	SetSendGridKey(ctx context.Context, tenantID, key string) error
+	SetRetention(ctx context.Context, tenantID, retention, from string) error
 }
 
 // KeyRepo stores API keys.

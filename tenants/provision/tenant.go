@@ -2,6 +2,7 @@ package provision
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 
@@ -117,4 +118,25 @@ func (s *Service) ClearSendGridKey(ctx context.Context, a Actor, tenantID string
 		return err
 	}
 	return s.audit(ctx, a, tenantID, tenants.ActionWebhookChanged, "sendgrid key cleared")
+}
+
+// SetTenantRetention sets the tenant's default retention, for its records of no form
+// (retention "" clears it), and returns the tenant as changed.
+func (s *Service) SetTenantRetention(ctx context.Context, a Actor, tenantID, retention, from string) (tenants.Tenant, error) {
+	var c checks
+	retention, from = c.retention(retention, from)
+	t, err := s.Tenants.Get(ctx, tenantID)
+	if errors.Is(err, tenants.ErrNotFound) {
+		c.add("tenant", CodeUnknown, "Choose a tenant.")
+	} else if err != nil {
+		return tenants.Tenant{}, err
+	}
+	if err := c.err(); err != nil {
+		return tenants.Tenant{}, err
+	}
+	if err := s.Tenants.SetRetention(ctx, tenantID, retention, from); err != nil {
+		return tenants.Tenant{}, err
+	}
+	t.Retention, t.RetentionFrom = retention, from
+	return t, s.audit(ctx, a, tenantID, tenants.ActionTenantChanged, "retention", tenantID)
 }
