@@ -13,7 +13,8 @@ import (
 // credentials) on the admin's store; the CLI runs the same ones.
 func (h *handler) provision() *provision.Service {
 	return &provision.Service{Tenants: h.Store.Tenants, APIKeys: h.Store.APIKeys, Forms: h.Store.Forms, Staff: h.Store.Staff,
-		Sessions: h.Store.Sessions, Tokens: h.Store.Tokens, Audit: h.Store.Audit, Now: h.Now}
+		Sessions: h.Store.Sessions, Tokens: h.Store.Tokens, Endpoints: h.Store.Outbox, WebhookPolicy: h.WebhookPolicy,
+		Audit: h.Store.Audit, Now: h.Now}
 }
 
 // by is the signed-in user as the audit log names them, with the request they sent.

@@ -16,7 +16,7 @@ var cliActor = provision.Actor{Name: "cli"}
 // provisioner runs the provisioning operations on an open store.
 func provisioner(s tenants.Stores) *provision.Service {
 	return &provision.Service{Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Sessions: s.Sessions,
-		Tokens: s.Tokens, Audit: s.Audit, Now: time.Now}
+		Tokens: s.Tokens, Endpoints: s.Outbox, Audit: s.Audit, Now: time.Now}
 }
 
 // flagErrors words provisioning's refusals with the command's flags:
@@ -35,8 +35,9 @@ func flagErrors(err error) error {
 
 // flagOf is the flag that sets a provisioning input.
 func flagOf(field string) string {
-	if field == "scope" {
-		return "scopes"
+	switch field {
+	case "scope", "event":
+		return field + "s"
 	}
 	return strings.ReplaceAll(field, "_", "-")
 }

@@ -15,6 +15,7 @@ type store struct {
 	forms   map[string]tenants.Form
 	staff   map[string]tenants.Staff
 	tokens  map[string]tenants.WebhookToken
+	hooks   []tenants.Endpoint
 	ended   []string // staff whose sessions were ended
 	audit   []tenants.AuditEntry
 }
@@ -119,6 +120,31 @@ func (t tokens) Revoke(_ context.Context, tenantID, id string, now time.Time) er
 	return nil
 }
 
+type endpoints struct{ *store }
+
+func (e endpoints) InsertEndpoint(_ context.Context, ep tenants.Endpoint) error {
+	e.hooks = append(e.hooks, ep)
+	return nil
+}
+func (e endpoints) Endpoints(_ context.Context, tenantID string) ([]tenants.Endpoint, error) {
+	var out []tenants.Endpoint
+	for _, ep := range e.hooks {
+		if ep.TenantID == tenantID {
+			out = append(out, ep)
+		}
+	}
+	return out, nil
+}
+func (e endpoints) DeleteEndpoint(_ context.Context, tenantID, id string) error {
+	for i, ep := range e.hooks {
+		if ep.TenantID == tenantID && ep.ID == id {
+			e.hooks = append(e.hooks[:i], e.hooks[i+1:]...)
+			return nil
+		}
+	}
+	return tenants.ErrNotFound
+}
+
 type audit struct{ *store }
 
 func (a audit) Append(_ context.Context, entries ...tenants.AuditEntry) error {
@@ -135,5 +161,6 @@ func newService(t *testing.T) (*Service, *store) {
 		keys: map[string]tenants.APIKey{}, forms: map[string]tenants.Form{}, staff: map[string]tenants.Staff{},
 		tokens: map[string]tenants.WebhookToken{}}
 	return &Service{Tenants: st, APIKeys: keys{st}, Forms: forms{st}, Staff: staff{st}, Sessions: staff{st}, Tokens: tokens{st},
-		Audit: audit{st}, Now: func() time.Time { return now }}, st
+		Endpoints: endpoints{st},
+		Audit:     audit{st}, Now: func() time.Time { return now }}, st
 }

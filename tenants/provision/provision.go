@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
 // Violation codes: stable, for programs; the messages are for people.
@@ -72,8 +73,11 @@ type Service struct {
 	Staff    StaffRepo
 	Sessions SessionRepo
 	Tokens   TokenRepo
-	Audit    tenants.AuditLog
-	Now      func() time.Time
+	// Endpoints are the outgoing webhook endpoints; WebhookPolicy says which URLs they may have.
+	Endpoints     EndpointRepo
+	WebhookPolicy webhook.Policy
+	Audit         tenants.AuditLog
+	Now           func() time.Time
 }
 
 // Actor is who asks for an operation, as the audit log names them ("cli", "staff:<id>"),

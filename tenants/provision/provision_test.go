@@ -74,6 +74,9 @@ func TestValidation(t *testing.T) {
 	token := func(in TokenInput) func(*Service) error {
 		return func(s *Service) error { _, _, err := s.IssueToken(ctx, cli, in); return err }
 	}
+	endpoint := func(in EndpointInput) func(*Service) error {
+		return func(s *Service) error { _, err := s.CreateEndpoint(ctx, cli, in); return err }
+	}
 	okStaff := StaffInput{Email: "ann@example.org", Password: "a-long-password", Role: tenants.RoleViewer, TenantID: "t_a"}
 	withStaff := func(f func(*StaffInput)) StaffInput { in := okStaff; f(&in); return in }
 	okForm := FormInput{TenantID: "t_a", FormID: "petition"}
@@ -146,6 +149,12 @@ func TestValidation(t *testing.T) {
 		{"token: provider", token(TokenInput{TenantID: "t_a", Provider: "postmark"}), []string{"provider:unknown"}},
 		{"token: name counts characters", token(TokenInput{TenantID: "t_a", Provider: ProviderMailchimp, Name: long(101)}), []string{"name:too_long"}},
 		{"token: tenant", token(TokenInput{TenantID: "t_x", Provider: ProviderMailchimp}), []string{"tenant:unknown"}},
+		{"endpoint: valid", endpoint(EndpointInput{TenantID: "t_a", URL: "https://hooks.example.org/cf", Events: "all"}), nil},
+		{"endpoint: tenant", endpoint(EndpointInput{TenantID: "t_x", URL: "https://hooks.example.org/cf", Events: "all"}),
+			[]string{"tenant:unknown"}},
+		{"endpoint: an event", endpoint(EndpointInput{TenantID: "t_a", URL: "https://hooks.example.org/cf"}), []string{"event:required"}},
+		{"endpoint: https", endpoint(EndpointInput{TenantID: "t_a", URL: "http://hooks.example.org/cf", Events: "all"}), []string{"url:invalid"}},
+		{"endpoint: no private address", endpoint(EndpointInput{TenantID: "t_a", URL: "https://10.0.0.1/cf", Events: "all"}), []string{"url:invalid"}},
 		{"sendgrid key: valid", func(s *Service) error { return s.SetSendGridKey(ctx, cli, "t_a", sendGridKey(t)) }, nil},
 		{"sendgrid key: a P-256 public key", func(s *Service) error { return s.SetSendGridKey(ctx, cli, "t_a", "not a key") },
 			[]string{"public_key:invalid"}},
