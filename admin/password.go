@@ -1,8 +1,6 @@
 package admin
 
 import (
-	"strconv"
-
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/provision"
 	"github.com/consentforms/consentforms/web"
@@ -25,8 +23,8 @@ func (h *handler) passwordChange(c *fiber.Ctx, s *session) error {
 	current, password, confirm := c.FormValue("current"), c.FormValue("password"), c.FormValue("confirm")
 	errs := web.FieldErrors{}
 	switch {
-	case len(password) < provision.MinStaffPassword || len(password) > 72:
-		errs["password"] = "Use " + strconv.Itoa(provision.MinStaffPassword) + " to 72 characters."
+	case !tenants.ValidPassword(password):
+		errs["password"] = provision.PasswordHint
 	case password == current:
 		errs["password"] = "Choose a password other than the current one."
 	case confirm != password:

@@ -8,9 +8,8 @@ import (
 	"github.com/consentforms/consentforms/tenants"
 )
 
-// MinStaffPassword is the shortest password a new staff user is given; the longest is
-// bcrypt's 72 bytes.
-const MinStaffPassword = max(12, tenants.MinPasswordLength)
+// PasswordHint is what a refused staff password is told.
+var PasswordHint = "Use " + strconv.Itoa(tenants.MinPasswordLength) + " to " + strconv.Itoa(tenants.MaxPasswordLength) + " characters."
 
 // StaffInput is a staff user to create.
 type StaffInput struct {
@@ -29,8 +28,8 @@ func (s *Service) CheckStaff(ctx context.Context, in StaffInput) (tenants.Violat
 	if !tenants.ValidStaffEmail(in.Email) {
 		c.add("email", CodeInvalid, "Give an e-mail address.")
 	}
-	if len(in.Password) < MinStaffPassword || len(in.Password) > 72 {
-		c.add("password", CodeOutOfRange, "Use "+strconv.Itoa(MinStaffPassword)+" to 72 characters.")
+	if !tenants.ValidPassword(in.Password) {
+		c.add("password", CodeOutOfRange, PasswordHint)
 	}
 	switch {
 	case !slices.Contains(tenants.Roles, in.Role):
