@@ -44,20 +44,7 @@ func (h *handler) passwordChange(c *fiber.Ctx, s *session) error {
 	if len(errs) > 0 {
 		return h.renderPassword(c, s, fiber.StatusUnprocessableEntity, errs)
 	}
-	hash, err := tenants.HashPassword(password)
-	if err != nil {
-		return err
-	}
-	ctx := c.UserContext()
-	if err := h.Store.Staff.SetPassword(ctx, s.Staff.ID, hash, false); err != nil {
-		return err
-	}
-	if err := h.Store.Sessions.DeleteStaff(ctx, s.Staff.ID, sessionRef(s.SessionID)); err != nil {
-		return err
-	}
-	err = h.Store.Audit.Append(ctx, tenants.AuditEntry{Time: h.now(), TenantID: s.Staff.TenantID, Actor: actor(s),
-		Action: tenants.ActionStaffPassword, RecordIDs: []string{s.Staff.ID}, RequestID: requestID(c)})
-	if err != nil {
+	if err := h.provision().SetStaffPassword(c.UserContext(), by(c, s), s.Staff, password, false, sessionRef(s.SessionID)); err != nil {
 		return err
 	}
 	return h.redirect(c, web.PathDashboard, success("Password changed. Your other sessions are signed out."))

@@ -147,10 +147,6 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 	return json.NewEncoder(stdout).Encode(out)
 }
 
-func audit(ctx context.Context, s tenants.Stores, tenantID, action, id string) error {
-	return s.Audit.Append(ctx, tenants.AuditEntry{Time: time.Now().UTC(), TenantID: tenantID, Actor: "cli", Action: action, RecordIDs: []string{id}})
-}
-
 func requireTenant(ctx context.Context, s tenants.Stores, id string) error {
 	if id == "" {
 		return errors.New("--tenant is required")

@@ -14,17 +14,10 @@ func setStaffPassword(ctx context.Context, s tenants.Stores, email, password str
 	if err != nil {
 		return nil, err
 	}
-	hash, err := tenants.HashPassword(password)
-	if err != nil {
+	if err := provisioner(s).SetStaffPassword(ctx, cliActor, st, password, true, ""); err != nil {
 		return nil, err
 	}
-	if err := s.Staff.SetPassword(ctx, st.ID, hash, true); err != nil {
-		return nil, err
-	}
-	if err := s.Sessions.DeleteStaff(ctx, st.ID, ""); err != nil {
-		return nil, err
-	}
-	return map[string]any{"id": st.ID, "mustChangePassword": true}, audit(ctx, s, st.TenantID, tenants.ActionStaffPassword, st.ID)
+	return map[string]any{"id": st.ID, "mustChangePassword": true}, nil
 }
 
 func staffByEmail(ctx context.Context, s tenants.Stores, email string) (tenants.Staff, error) {

@@ -99,6 +99,12 @@ func (s staff) SetDisabled(_ context.Context, id string, disabled bool) error {
 	s.staff[id] = st
 	return nil
 }
+func (s staff) SetPassword(_ context.Context, id, hash string, mustChange bool) error {
+	st := s.staff[id]
+	st.PasswordHash, st.MustChangePassword = hash, mustChange
+	s.staff[id] = st
+	return nil
+}
 func (s staff) DeleteStaff(_ context.Context, id, _ string) error {
 	s.ended = append(s.ended, id)
 	return nil

@@ -52,6 +52,7 @@ type FormRepo interface {
 type StaffRepo interface {
 	Insert(ctx context.Context, s tenants.Staff) error
 	SetDisabled(ctx context.Context, id string, disabled bool) error
+	SetPassword(ctx context.Context, id, hash string, mustChange bool) error
 }
 
 // SessionRepo ends a staff user's sessions.

@@ -145,6 +145,9 @@ func TestValidation(t *testing.T) {
 		{"staff: the tenant exists", staff(withStaff(func(in *StaffInput) { in.TenantID = "t_x" })), []string{"tenant:unknown"}},
 		{"staff: a platform admin has no tenant", staff(withStaff(func(in *StaffInput) { in.Role = tenants.RolePlatformAdmin })),
 			[]string{"tenant:not_allowed"}},
+		{"staff password: length", func(s *Service) error {
+			return s.SetStaffPassword(ctx, cli, tenants.Staff{ID: "u_1"}, "short", true, "")
+		}, []string{"password:out_of_range"}},
 		{"token: valid", token(TokenInput{TenantID: "t_a", Provider: ProviderMailchimp, Name: long(100)}), nil},
 		{"token: provider", token(TokenInput{TenantID: "t_a", Provider: "postmark"}), []string{"provider:unknown"}},
 		{"token: name counts characters", token(TokenInput{TenantID: "t_a", Provider: ProviderMailchimp, Name: long(101)}), []string{"name:too_long"}},

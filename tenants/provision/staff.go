@@ -100,3 +100,23 @@ func (s *Service) SetStaffDisabled(ctx context.Context, a Actor, st tenants.Staf
 	}
 	return s.audit(ctx, a, st.TenantID, action, "", st.ID)
 }
+
+// SetStaffPassword gives a user a new password and ends their sessions but keepSession (""
+// for none). mustChange is set for a password someone else chose (an operator's reset): the
+// user must change it at their next sign-in.
+func (s *Service) SetStaffPassword(ctx context.Context, a Actor, st tenants.Staff, password string, mustChange bool, keepSession string) error {
+	if !tenants.ValidPassword(password) {
+		return tenants.Violations{{Field: "password", Code: CodeOutOfRange, Message: PasswordHint}}
+	}
+	hash, err := tenants.HashPassword(password)
+	if err != nil {
+		return err
+	}
+	if err := s.Staff.SetPassword(ctx, st.ID, hash, mustChange); err != nil {
+		return err
+	}
+	if err := s.Sessions.DeleteStaff(ctx, st.ID, keepSession); err != nil {
+		return err
+	}
+	return s.audit(ctx, a, st.TenantID, tenants.ActionStaffPassword, "", st.ID)
+}
