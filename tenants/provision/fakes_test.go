@@ -52,12 +52,21 @@ type keys struct{ *store }
 
 func (k keys) Insert(_ context.Context, key tenants.APIKey) error { k.keys[key.ID] = key; return nil }
 func (k keys) Revoke(_ context.Context, tenantID, id string, now time.Time) error {
-	key, ok := k.keys[id]
-	if !ok || key.TenantID != tenantID {
+	return revoke(k.keys, tenantID, id, func(key *tenants.APIKey) (string, **time.Time) { return key.TenantID, &key.RevokedAt }, now)
+}
+
+// revoke sets the revocation time of the credential m holds under id, when it is tenantID's.
+func revoke[T any](m map[string]T, tenantID, id string, fields func(*T) (string, **time.Time), now time.Time) error {
+	v, ok := m[id]
+	if !ok {
 		return tenants.ErrNotFound
 	}
-	key.RevokedAt = &now
-	k.keys[id] = key
+	owner, revokedAt := fields(&v)
+	if owner != tenantID {
+		return tenants.ErrNotFound
+	}
+	*revokedAt = &now
+	m[id] = v
 	return nil
 }
 
@@ -117,13 +126,7 @@ func (t tokens) Insert(_ context.Context, tok tenants.WebhookToken) error {
 	return nil
 }
 func (t tokens) Revoke(_ context.Context, tenantID, id string, now time.Time) error {
-	tok, ok := t.tokens[id]
-	if !ok || tok.TenantID != tenantID {
-		return tenants.ErrNotFound
-	}
-	tok.RevokedAt = &now
-	t.tokens[id] = tok
-	return nil
+	return revoke(t.tokens, tenantID, id, func(tok *tenants.WebhookToken) (string, **time.Time) { return tok.TenantID, &tok.RevokedAt }, now)
 }
 
 type endpoints struct{ *store }
