@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/contact"
 	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
@@ -63,27 +62,8 @@ func personInput(c *fiber.Ctx) (email, phone string) {
 
 // identity normalises a person's e-mail and phone as the API does; errors are keyed by input.
 func identity(email, phone string) (ops.Identity, web.FieldErrors) {
-	var id ops.Identity
-	errs := web.FieldErrors{}
-	if email == "" && phone == "" {
-		errs["email"] = "Give an e-mail address, a phone number, or both."
-		return id, errs
-	}
-	if email != "" {
-		n, ok := contact.NormaliseEmail(email)
-		if !ok {
-			errs["email"] = "This is not an e-mail address."
-		}
-		id.Email = n
-	}
-	if phone != "" {
-		n, ok := contact.NormalisePhone(phone)
-		if !ok {
-			errs["phone"] = "Give the number in international format, e.g. +49 151 12345678."
-		}
-		id.Phone = n
-	}
-	return id, errs
+	id, vs := ops.NewIdentity(email, phone)
+	return id, addViolations(web.FieldErrors{}, vs)
 }
 
 // recordCounts is the view of counts per kind.

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/webhook"
+	"github.com/consentforms/consentforms/tenants/provision"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
 )
@@ -48,32 +48,17 @@ func endpointItem(e tenants.Endpoint) web.EndpointItem {
 
 // endpointCreate adds an endpoint and shows its secret, this once.
 func (h *handler) endpointCreate(c *fiber.Ctx, s *session) error {
-	ctx := c.UserContext()
 	url := strings.TrimSpace(c.FormValue("url"))
 	var picked []string
 	for _, v := range c.Request().PostArgs().PeekMulti("event") {
 		picked = append(picked, string(v))
 	}
-	errs := web.FieldErrors{}
-	events, err := webhook.ParseEvents(strings.Join(picked, ","))
-	if err != nil {
-		errs["event"] = "Choose at least one event."
-	}
-	existing, err := h.Store.Outbox.Endpoints(ctx, s.TenantID)
-	if err != nil {
-		return err
-	}
-	e, err := webhook.NewEndpoint(h.WebhookPolicy, s.TenantID, url, events, len(existing), h.now())
-	if err != nil {
-		errs["url"] = strings.ToUpper(err.Error()[:1]) + err.Error()[1:] + "."
-	}
-	if len(errs) > 0 {
+	e, err := h.provision().CreateEndpoint(c.UserContext(), by(c, s),
+		provision.EndpointInput{TenantID: s.TenantID, URL: url, Events: strings.Join(picked, ",")})
+	if errs, ok := fieldErrors(err); ok {
 		return h.renderEndpoints(c, s, fiber.StatusUnprocessableEntity, url, picked, errs)
 	}
-	if err := h.Store.Outbox.InsertEndpoint(ctx, e); err != nil {
-		return err
-	}
-	if err := h.appendAudit(c, s, tenants.ActionWebhookChanged, []string{e.ID}, "outgoing endpoint added"); err != nil {
+	if err != nil {
 		return err
 	}
 	return h.render(c, fiber.StatusOK, web.EndpointCreated(web.EndpointCreatedPage{
@@ -81,11 +66,7 @@ func (h *handler) endpointCreate(c *fiber.Ctx, s *session) error {
 }
 
 func (h *handler) endpointDelete(c *fiber.Ctx, s *session) error {
-	id := pathID(c)
-	if err := h.Store.Outbox.DeleteEndpoint(c.UserContext(), s.TenantID, id); err != nil {
-		return err
-	}
-	if err := h.appendAudit(c, s, tenants.ActionWebhookChanged, []string{id}, "outgoing endpoint deleted"); err != nil {
+	if err := h.provision().DeleteEndpoint(c.UserContext(), by(c, s), s.TenantID, pathID(c)); err != nil {
 		return err
 	}
 	return h.redirect(c, web.PathEndpoints, success("Endpoint deleted."))

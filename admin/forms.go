@@ -1,21 +1,15 @@
 package admin
 
 import (
-	"errors"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/provision"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
 )
-
-// maxFieldRows bounds the custom field rows one post may carry.
-const maxFieldRows = 200
 
 func (h *handler) forms(c *fiber.Ctx, s *session) error {
 	list, err := h.Store.Forms.List(c.UserContext(), s.TenantID)
@@ -37,26 +31,13 @@ func (h *handler) formNew(c *fiber.Ctx, s *session) error {
 
 func (h *handler) formCreate(c *fiber.Ctx, s *session) error {
 	in := readFormInput(c, c.FormValue("form_id"))
-	page := func(errs web.FieldErrors) error {
+	f, err := h.provision().CreateForm(c.UserContext(), by(c, s), formDef(s.TenantID, in))
+	if errs, ok := fieldErrors(err); ok {
 		return h.invalid(c, web.FormEdit(web.FormEditPage{Layout: h.layout(c, s, "New form", web.NavForms),
 			New: true, Form: in, Errors: errs, CanEdit: true}))
 	}
-	if errs := validateForm(in); len(errs) > 0 {
-		return page(errs)
-	}
-	now := h.now()
-	f := tenants.Form{TenantID: s.TenantID, FormID: in.ID, Name: in.Name, Open: in.Open, Fields: fieldDefs(in.Fields),
-		CreatedAt: now, UpdatedAt: now}
-	f.Retention, f.RetentionFrom = retentionOf(in)
-	err := h.Store.Forms.Insert(c.UserContext(), f)
-	if errors.Is(err, tenants.ErrConflict) {
-		return page(web.FieldErrors{"form_id": "A form with this id exists already."})
-	}
+	h.PurgeForm(s.TenantID, in.ID)
 	if err != nil {
-		return err
-	}
-	h.PurgeForm(s.TenantID, f.FormID)
-	if err := h.appendAudit(c, s, tenants.ActionFormChanged, []string{f.FormID}, "created"); err != nil {
 		return err
 	}
 	return h.redirect(c, web.FormPath(f.FormID), success("Form created."))
@@ -77,24 +58,16 @@ func (h *handler) formEdit(c *fiber.Ctx, s *session) error {
 }
 
 func (h *handler) formSave(c *fiber.Ctx, s *session) error {
-	f, err := h.Store.Forms.Get(c.UserContext(), s.TenantID, pathID(c))
+	in := readFormInput(c, pathID(c))
+	f, err := h.provision().SaveForm(c.UserContext(), by(c, s), formDef(s.TenantID, in))
+	if errs, ok := fieldErrors(err); ok {
+		return h.invalid(c, web.FormEdit(web.FormEditPage{Layout: h.layout(c, s, "Form "+in.ID, web.NavForms),
+			Form: in, Errors: errs, CanEdit: true, Webhooks: h.providerWebhooks(c, s)}))
+	}
 	if err != nil {
 		return err
 	}
-	in := readFormInput(c, f.FormID)
-	if errs := validateForm(in); len(errs) > 0 {
-		return h.invalid(c, web.FormEdit(web.FormEditPage{Layout: h.layout(c, s, "Form "+f.FormID, web.NavForms),
-			Form: in, Errors: errs, CanEdit: true, Webhooks: h.providerWebhooks(c, s)}))
-	}
-	f.Name, f.Open, f.Fields, f.UpdatedAt = in.Name, in.Open, fieldDefs(in.Fields), h.now()
-	f.Retention, f.RetentionFrom = retentionOf(in)
-	if err := h.Store.Forms.Save(c.UserContext(), f); err != nil {
-		return err
-	}
 	h.PurgeForm(s.TenantID, f.FormID)
-	if err := h.appendAudit(c, s, tenants.ActionFormChanged, []string{f.FormID}, "saved"); err != nil {
-		return err
-	}
 	return h.redirect(c, web.FormPath(f.FormID), success("Form saved."))
 }
 
@@ -120,7 +93,7 @@ func readFormInput(c *fiber.Ctx, id string) web.FormInput {
 	in := web.FormInput{ID: strings.TrimSpace(id), Name: strings.TrimSpace(c.FormValue("name")), Open: c.FormValue("open") == "on",
 		Retention: strings.TrimSpace(c.FormValue("retention")), RetentionFrom: c.FormValue("retention_from")}
 	n, _ := strconv.Atoi(c.FormValue("field_count"))
-	for i := range min(max(n, 0), maxFieldRows) {
+	for i := range min(max(n, 0), provision.MaxFields) {
 		p := "field." + strconv.Itoa(i) + "."
 		name := strings.TrimSpace(c.FormValue(p + "name"))
 		if name == "" {
@@ -133,37 +106,17 @@ func readFormInput(c *fiber.Ctx, id string) web.FormInput {
 
 // validateForm checks a definition; keys are the input names of web.FormEditPage.
 func validateForm(in web.FormInput) web.FieldErrors {
-	errs := web.FieldErrors{}
-	if !tenants.ValidFormID(in.ID) {
-		errs["form_id"] = "Use 1 to 128 characters: letters, digits, and . _ : -"
-	}
-	if utf8.RuneCountInString(in.Name) > 200 {
-		errs["name"] = "Use at most 200 characters."
-	}
-	retentionErrors(in.Retention, in.RetentionFrom, errs)
-	seen := map[string]bool{}
-	for i, f := range in.Fields {
-		name := "field." + strconv.Itoa(i) + ".name"
-		switch {
-		case utf8.RuneCountInString(f.Name) > 128 || strings.IndexFunc(f.Name, unicode.IsControl) >= 0:
-			errs[name] = "Use at most 128 printable characters."
-		case seen[f.Name]:
-			errs[name] = "Another field has this name."
-		}
-		seen[f.Name] = true
-		if !slices.Contains(tenants.FieldTypes, f.Type) {
-			errs["field."+strconv.Itoa(i)+".type"] = "Choose a type."
-		}
-	}
-	return errs
+	return addViolations(web.FieldErrors{}, provision.CheckForm(formDef("", in)))
 }
 
-func fieldDefs(fields []web.CustomField) []tenants.FieldDef {
-	out := make([]tenants.FieldDef, len(fields))
-	for i, f := range fields {
-		out[i] = tenants.FieldDef{Name: f.Name, Type: f.Type, Personal: f.Personal}
+// formDef is the definition a form input gives.
+func formDef(tenantID string, in web.FormInput) provision.FormInput {
+	fields := make([]tenants.FieldDef, len(in.Fields))
+	for i, f := range in.Fields {
+		fields[i] = tenants.FieldDef{Name: f.Name, Type: f.Type, Personal: f.Personal}
 	}
-	return out
+	return provision.FormInput{TenantID: tenantID, FormID: in.ID, Name: in.Name, Open: in.Open, Fields: fields,
+		Retention: in.Retention, RetentionFrom: in.RetentionFrom}
 }
 
 func formInput(f tenants.Form) web.FormInput {

@@ -34,7 +34,7 @@ func (h *handler) login(c *fiber.Ctx, _ *session) error {
 	email := strings.TrimSpace(c.FormValue("email"))
 	password := c.FormValue("password")
 	addr := "addr:" + h.clientAddr(c)
-	account := "account:" + strings.ToLower(email) + "|" + addr
+	account := "account:" + tenants.StaffEmailKey(email) + "|" + addr
 	if wait, ok := h.throttle.take(limit{account, maxFailuresAccount}, limit{addr, maxFailuresAddr}); !ok {
 		h.countThrottled()
 		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(wait.Seconds())+1))

@@ -1,9 +1,8 @@
 package admin
 
 import (
-	"strconv"
-
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/provision"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
 )
@@ -24,8 +23,8 @@ func (h *handler) passwordChange(c *fiber.Ctx, s *session) error {
 	current, password, confirm := c.FormValue("current"), c.FormValue("password"), c.FormValue("confirm")
 	errs := web.FieldErrors{}
 	switch {
-	case len(password) < minStaffPassword || len(password) > 72:
-		errs["password"] = "Use " + strconv.Itoa(minStaffPassword) + " to 72 characters."
+	case !tenants.ValidPassword(password):
+		errs["password"] = provision.PasswordHint
 	case password == current:
 		errs["password"] = "Choose a password other than the current one."
 	case confirm != password:
@@ -45,20 +44,7 @@ func (h *handler) passwordChange(c *fiber.Ctx, s *session) error {
 	if len(errs) > 0 {
 		return h.renderPassword(c, s, fiber.StatusUnprocessableEntity, errs)
 	}
-	hash, err := tenants.HashPassword(password)
-	if err != nil {
-		return err
-	}
-	ctx := c.UserContext()
-	if err := h.Store.Staff.SetPassword(ctx, s.Staff.ID, hash, false); err != nil {
-		return err
-	}
-	if err := h.Store.Sessions.DeleteStaff(ctx, s.Staff.ID, sessionRef(s.SessionID)); err != nil {
-		return err
-	}
-	err = h.Store.Audit.Append(ctx, tenants.AuditEntry{Time: h.now(), TenantID: s.Staff.TenantID, Actor: actor(s),
-		Action: tenants.ActionStaffPassword, RecordIDs: []string{s.Staff.ID}, RequestID: requestID(c)})
-	if err != nil {
+	if err := h.provision().SetStaffPassword(c.UserContext(), by(c, s), s.Staff, password, false, sessionRef(s.SessionID)); err != nil {
 		return err
 	}
 	return h.redirect(c, web.PathDashboard, success("Password changed. Your other sessions are signed out."))

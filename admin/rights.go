@@ -10,6 +10,7 @@ import (
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/consent"
 	"github.com/consentforms/consentforms/tenants/ops"
+	"github.com/consentforms/consentforms/tenants/provision"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
 )
@@ -153,20 +154,7 @@ func (h *handler) expiringCSV(c *fiber.Ctx, s *session) error {
 
 // retentionErrors checks a retention setting; keys retention, retention_from.
 func retentionErrors(retention, from string, errs web.FieldErrors) {
-	if from != "" && from != tenants.RetentionFromCreated && from != tenants.RetentionFromConsentsLapsed {
-		errs["retention_from"] = "Choose what the retention counts from."
-	}
-	if _, _, err := consent.ParseRetention(retention, ""); err != nil {
-		errs["retention"] = "Give an interval such as 90d, 2y or P2Y, or leave it empty."
-	}
-}
-
-// retentionOf is the retention a valid form input sets: none, or the interval and its basis.
-func retentionOf(in web.FormInput) (retention, from string) {
-	if in.Retention == "" {
-		return "", ""
-	}
-	return in.Retention, tenants.RetentionBasis(in.RetentionFrom)
+	addViolations(errs, provision.CheckRetention(retention, from))
 }
 
 // retentionDue counts what the form's saved retention anonymises in the next 30 days; nil
@@ -183,24 +171,11 @@ func (h *handler) retentionDue(c *fiber.Ctx, s *session, f tenants.Form) (*int64
 func (h *handler) tenantRetention(c *fiber.Ctx, s *session) error {
 	in := web.TenantRetentionInput{TenantID: c.FormValue("tenant"), Retention: strings.TrimSpace(c.FormValue("retention")),
 		RetentionFrom: c.FormValue("retention_from")}
-	errs := web.FieldErrors{}
-	retentionErrors(in.Retention, in.RetentionFrom, errs)
-	t, err := h.Store.Tenants.Get(c.UserContext(), in.TenantID)
-	if errors.Is(err, tenants.ErrNotFound) {
-		errs["tenant"] = "Choose a tenant."
-	} else if err != nil {
-		return err
-	}
-	if len(errs) > 0 {
+	t, err := h.provision().SetTenantRetention(c.UserContext(), by(c, s), in.TenantID, in.Retention, in.RetentionFrom)
+	if errs, ok := fieldErrors(err); ok {
 		return h.renderTenantsWith(c, s, fiber.StatusUnprocessableEntity, web.TenantInput{}, nil, in, errs)
 	}
-	retention, from := retentionOf(web.FormInput{Retention: in.Retention, RetentionFrom: in.RetentionFrom})
-	if err := h.Store.Tenants.SetRetention(c.UserContext(), t.ID, retention, from); err != nil {
-		return err
-	}
-	h.PurgeTenant(t.ID)
-	err = h.Store.Audit.Append(c.UserContext(), tenants.AuditEntry{Time: h.now(), TenantID: t.ID, Actor: actor(s),
-		Action: tenants.ActionTenantChanged, RecordIDs: []string{t.ID}, Detail: "retention", RequestID: requestID(c)})
+	h.PurgeTenant(in.TenantID)
 	if err != nil {
 		return err
 	}

@@ -4,16 +4,13 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/provision"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
 )
-
-// minStaffPassword is what the staff form asks for (web's hint); the domain's floor is lower.
-const minStaffPassword = max(12, tenants.MinPasswordLength)
 
 // lastLoginLookups bounds the audit reads the staff list makes for "last sign-in".
 const lastLoginLookups = 100
@@ -70,48 +67,30 @@ func (h *handler) staffCreate(c *fiber.Ctx, s *session) error {
 	if isPlatformAdmin(s) {
 		in.TenantID = c.FormValue("tenant")
 	}
-	password := c.FormValue("password")
-	errs := web.FieldErrors{}
-	if !tenants.ValidStaffEmail(in.Email) {
-		errs["email"] = "Give an e-mail address."
-	}
-	if len(password) < minStaffPassword || len(password) > 72 {
-		errs["password"] = "Use " + strconv.Itoa(minStaffPassword) + " to 72 characters."
-	}
-	if !slices.Contains(assignableRoles(s.Staff.Role), in.Role) {
-		errs["role"] = "Choose a role from the list."
-	}
-	switch {
-	case in.Role == tenants.RolePlatformAdmin:
+	if in.Role == tenants.RolePlatformAdmin {
 		in.TenantID = "" // a platform admin belongs to no tenant: what the select shows does not matter
-	case in.TenantID == "":
-		errs["tenant"] = "Choose the tenant this user belongs to: every role but platform admin belongs to one."
-	default:
-		if _, err := h.Store.Tenants.Get(c.UserContext(), in.TenantID); isNotFound(err) {
-			errs["tenant"] = "Choose a tenant from the list."
-		} else if err != nil {
+	}
+	def := provision.StaffInput{Email: in.Email, Password: c.FormValue("password"), Role: in.Role, TenantID: in.TenantID,
+		Roles: assignableRoles(s.Staff.Role)}
+	if def.Roles == nil {
+		def.Roles = []string{} // an unknown role assigns none
+	}
+	ctx := c.UserContext()
+	if _, wait := h.throttle.waiting(takenLimit(s)); wait && !isPlatformAdmin(s) {
+		vs, err := h.provision().CheckStaff(ctx, def)
+		if err != nil {
 			return err
 		}
-	}
-	if _, wait := h.throttle.waiting(takenLimit(s)); wait && !isPlatformAdmin(s) {
-		errs["email"] = "Too many addresses were refused. Wait a few minutes, then try again."
-	}
-	if len(errs) > 0 {
+		errs := addViolations(web.FieldErrors{"email": "Too many addresses were refused. Wait a few minutes, then try again."}, vs)
 		return h.renderStaff(c, s, fiber.StatusUnprocessableEntity, in, errs)
 	}
-	st, err := tenants.NewStaff(newID("u_"), in.Email, password, in.Role, in.TenantID, h.now())
-	if err != nil {
-		return err // the checks above cover NewStaff's rules
-	}
-	err = h.Store.Staff.Insert(c.UserContext(), st)
+	_, err := h.provision().CreateStaff(ctx, by(c, s), def)
 	if errors.Is(err, tenants.ErrConflict) {
 		return h.renderStaff(c, s, fiber.StatusUnprocessableEntity, in, web.FieldErrors{"email": h.emailTaken(s)})
 	}
-	if err != nil {
-		return err
+	if errs, ok := fieldErrors(err); ok {
+		return h.renderStaff(c, s, fiber.StatusUnprocessableEntity, in, errs)
 	}
-	err = h.Store.Audit.Append(c.UserContext(), tenants.AuditEntry{Time: h.now(), TenantID: st.TenantID, Actor: actor(s),
-		Action: tenants.ActionStaffCreated, RecordIDs: []string{st.ID}, RequestID: requestID(c)})
 	if err != nil {
 		return err
 	}
@@ -155,22 +134,13 @@ func (h *handler) setStaffDisabled(c *fiber.Ctx, s *session, disabled bool) erro
 	if !canToggle(s, st) {
 		return tenants.ErrNotFound
 	}
-	if err := h.Store.Staff.SetDisabled(ctx, st.ID, disabled); err != nil {
+	if err := h.provision().SetStaffDisabled(ctx, by(c, s), st, disabled); err != nil {
 		return err
 	}
-	action, msg := tenants.ActionStaffEnabled, "Staff user enabled."
 	if disabled {
-		if err := h.Store.Sessions.DeleteStaff(ctx, st.ID, ""); err != nil {
-			return err
-		}
-		action, msg = tenants.ActionStaffDisabled, "Staff user disabled and signed out."
+		return h.redirect(c, web.PathStaff, success("Staff user disabled and signed out."))
 	}
-	err = h.Store.Audit.Append(ctx, tenants.AuditEntry{Time: h.now(), TenantID: st.TenantID, Actor: actor(s),
-		Action: action, RecordIDs: []string{st.ID}, RequestID: requestID(c)})
-	if err != nil {
-		return err
-	}
-	return h.redirect(c, web.PathStaff, success(msg))
+	return h.redirect(c, web.PathStaff, success("Staff user enabled."))
 }
 
 // canToggle: a platform admin may disable anyone but themselves; a tenant admin their own

@@ -1,18 +1,14 @@
 package admin
 
 import (
-	"crypto/rand"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/provision"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
 )
-
-// maxRateLimit bounds a tenant's per-key rate limit, as the CLI does.
-const maxRateLimit = 1_000_000
 
 func (h *handler) tenants(c *fiber.Ctx, s *session) error {
 	return h.renderTenants(c, s, fiber.StatusOK, web.TenantInput{}, nil)
@@ -40,41 +36,16 @@ func (h *handler) renderTenantsWith(c *fiber.Ctx, s *session, status int, in web
 
 func (h *handler) tenantCreate(c *fiber.Ctx, s *session) error {
 	in := web.TenantInput{Name: strings.TrimSpace(c.FormValue("name")), RateLimit: strings.TrimSpace(c.FormValue("rate_limit"))}
-	errs := web.FieldErrors{}
-	if in.Name == "" || utf8.RuneCountInString(in.Name) > 200 {
-		errs["name"] = "Give a name of at most 200 characters."
-	}
 	rate := tenants.DefaultRateLimit
 	if in.RateLimit != "" {
-		n, err := strconv.Atoi(in.RateLimit)
-		if err != nil || n < 1 || n > maxRateLimit {
-			errs["rate_limit"] = "Give a whole number from 1 to 1000000."
-		}
-		rate = n
+		rate, _ = strconv.Atoi(in.RateLimit) // not a whole number: 0, which is refused
 	}
-	if len(errs) > 0 {
+	t, err := h.provision().CreateTenant(c.UserContext(), by(c, s), provision.TenantInput{Name: in.Name, RateLimit: rate})
+	if errs, ok := fieldErrors(err); ok {
 		return h.renderTenants(c, s, fiber.StatusUnprocessableEntity, in, errs)
 	}
-	t := tenants.Tenant{ID: newID("t_"), Name: in.Name, Status: tenants.TenantActive, RateLimit: rate, CreatedAt: h.now()}
-	if err := h.Store.Tenants.Insert(c.UserContext(), t); err != nil {
-		return err
-	}
-	err := h.Store.Audit.Append(c.UserContext(), tenants.AuditEntry{Time: h.now(), TenantID: t.ID, Actor: actor(s),
-		Action: tenants.ActionTenantCreated, RecordIDs: []string{t.ID}, RequestID: requestID(c)})
 	if err != nil {
 		return err
 	}
 	return h.redirect(c, web.PathTenants, success("Tenant “"+t.Name+"” created. Choose it under “Choose tenant” to work on it."))
-}
-
-// newID is prefix and 16 random base32 characters (80 bits), the CLI's id format.
-func newID(prefix string) string {
-	const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
-	b := make([]byte, 16)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go ≥ 1.24)
-	out := []byte(prefix)
-	for _, x := range b {
-		out = append(out, alphabet[x&31])
-	}
-	return string(out)
 }

@@ -3,15 +3,11 @@ package admin
 import (
 	"net/url"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/unsubscribe"
+	"github.com/consentforms/consentforms/tenants/provision"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
 )
-
-const mailchimp = "mailchimp"
 
 func (h *handler) webhooks(c *fiber.Ctx, s *session) error {
 	return h.renderWebhooks(c, s, fiber.StatusOK, "", nil, "")
@@ -38,9 +34,9 @@ func (h *handler) renderWebhooks(c *fiber.Ctx, s *session, status int, tokenName
 		return err
 	}
 	for _, tok := range list {
-		if tok.Provider == mailchimp {
-			p.MailchimpTokens = append(p.MailchimpTokens, web.WebhookTokenItem{ID: tok.ID, Prefix: "mct_" + tok.ID,
-				CreatedAt: tok.CreatedAt, RevokedAt: tok.RevokedAt})
+		if tok.Provider == provision.ProviderMailchimp {
+			p.MailchimpTokens = append(p.MailchimpTokens, web.WebhookTokenItem{ID: tok.ID, Name: tok.Name, Prefix: "mct_" + tok.ID,
+				CreatedAt: tok.CreatedAt, LastUsedAt: tok.LastUsedAt, RevokedAt: tok.RevokedAt})
 		}
 	}
 	return h.render(c, status, web.Webhooks(p))
@@ -49,18 +45,12 @@ func (h *handler) renderWebhooks(c *fiber.Ctx, s *session, status int, tokenName
 // tokenIssue issues a Mailchimp webhook token and shows its URL, this once.
 func (h *handler) tokenIssue(c *fiber.Ctx, s *session) error {
 	name := strings.TrimSpace(c.FormValue("name"))
-	if utf8.RuneCountInString(name) > 100 {
-		return h.renderWebhooks(c, s, fiber.StatusUnprocessableEntity, name,
-			web.FieldErrors{"name": "Use at most 100 characters."}, "")
+	_, plain, err := h.provision().IssueToken(c.UserContext(), by(c, s),
+		provision.TokenInput{TenantID: s.TenantID, Provider: provision.ProviderMailchimp, Name: name})
+	if errs, ok := fieldErrors(err); ok {
+		return h.renderWebhooks(c, s, fiber.StatusUnprocessableEntity, name, errs, "")
 	}
-	t, plain, err := tenants.NewWebhookToken(s.TenantID, mailchimp, h.now())
 	if err != nil {
-		return err
-	}
-	if err := h.Store.Tokens.Insert(c.UserContext(), t); err != nil {
-		return err
-	}
-	if err := h.appendAudit(c, s, tenants.ActionWebhookChanged, []string{t.ID}, "mailchimp token issued"); err != nil {
 		return err
 	}
 	u := baseURL(c) + "/api/v1/mailchimp/unsubscribe?token=" + url.QueryEscape(plain)
@@ -69,11 +59,7 @@ func (h *handler) tokenIssue(c *fiber.Ctx, s *session) error {
 }
 
 func (h *handler) tokenRevoke(c *fiber.Ctx, s *session) error {
-	id := pathID(c)
-	if err := h.Store.Tokens.Revoke(c.UserContext(), s.TenantID, id, h.now()); err != nil {
-		return err
-	}
-	if err := h.appendAudit(c, s, tenants.ActionWebhookChanged, []string{id}, "mailchimp token revoked"); err != nil {
+	if err := h.provision().RevokeToken(c.UserContext(), by(c, s), s.TenantID, pathID(c)); err != nil {
 		return err
 	}
 	return h.redirect(c, web.PathWebhooks, success("Mailchimp webhook token revoked."))
@@ -82,28 +68,22 @@ func (h *handler) tokenRevoke(c *fiber.Ctx, s *session) error {
 // sendGridKeySave validates and stores the verification key of SendGrid's signed webhook.
 func (h *handler) sendGridKeySave(c *fiber.Ctx, s *session) error {
 	pasted := strings.TrimSpace(c.FormValue("public_key"))
-	key, err := unsubscribe.ParsePublicKey(pasted)
-	if err != nil {
-		return h.renderWebhooks(c, s, fiber.StatusUnprocessableEntity, "",
-			web.FieldErrors{"public_key": "This is not an ECDSA P-256 public key (base64 or PEM)."}, pasted)
+	err := h.provision().SetSendGridKey(c.UserContext(), by(c, s), s.TenantID, pasted)
+	if errs, ok := fieldErrors(err); ok {
+		return h.renderWebhooks(c, s, fiber.StatusUnprocessableEntity, "", errs, pasted)
 	}
-	if err := h.setSendGridKey(c, s, key, "sendgrid key saved"); err != nil {
+	h.PurgeTenant(s.TenantID)
+	if err != nil {
 		return err
 	}
 	return h.redirect(c, web.PathWebhooks, success("SendGrid key saved. Set the Event Webhook URL to "+sendGridURL(c, s.TenantID)))
 }
 
 func (h *handler) sendGridKeyClear(c *fiber.Ctx, s *session) error {
-	if err := h.setSendGridKey(c, s, "", "sendgrid key cleared"); err != nil {
+	err := h.provision().ClearSendGridKey(c.UserContext(), by(c, s), s.TenantID)
+	h.PurgeTenant(s.TenantID)
+	if err != nil {
 		return err
 	}
 	return h.redirect(c, web.PathWebhooks, success("SendGrid key cleared."))
-}
-
-func (h *handler) setSendGridKey(c *fiber.Ctx, s *session, key, detail string) error {
-	if err := h.Store.Tenants.SetSendGridKey(c.UserContext(), s.TenantID, key); err != nil {
-		return err
-	}
-	h.PurgeTenant(s.TenantID)
-	return h.appendAudit(c, s, tenants.ActionWebhookChanged, nil, detail)
 }

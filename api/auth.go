@@ -118,29 +118,42 @@ func (s *server) authenticate(ctx context.Context, plain string) (*auth, error) 
 	if !t.Active() {
 		return nil, denied
 	}
-	s.touch(k.ID, now)
+	s.touch(usedCredential{kindKey, k.ID}, now)
 	return &auth{tenant: t, key: k, scopes: k.Scopes, actor: "key:" + k.ID}, nil
 }
 
-// touchEvery bounds how often a key's last-used time is written.
+// touchEvery bounds how often a credential's last-used time is written.
 const touchEvery = time.Minute
 
-// touches remembers when each key's last use was last written.
-type touches struct {
-	mu   sync.Mutex
-	last map[string]time.Time
+// A used credential: an API key or a webhook token (their ids may coincide).
+type usedCredential struct {
+	kind byte
+	id   string
 }
 
-func newTouches() *touches { return &touches{last: map[string]time.Time{}} }
+const (
+	kindKey byte = iota
+	kindToken
+)
 
-func (s *server) touch(id string, now time.Time) {
+// touches remembers when each credential's last use was last written.
+type touches struct {
+	mu   sync.Mutex
+	last map[usedCredential]time.Time
+}
+
+func newTouches() *touches { return &touches{last: map[usedCredential]time.Time{}} }
+
+// touch records a credential's use at most once per touchEvery on this instance, outside the
+// request: no request waits for the write.
+func (s *server) touch(u usedCredential, now time.Time) {
 	t := s.touched
 	t.mu.Lock()
-	if now.Sub(t.last[id]) < touchEvery {
+	if now.Sub(t.last[u]) < touchEvery {
 		t.mu.Unlock()
 		return
 	}
-	t.last[id] = now
+	t.last[u] = now
 	if len(t.last) > 100000 {
 		clear(t.last)
 	}
@@ -148,8 +161,12 @@ func (s *server) touch(id string, now time.Time) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if err := s.Keys.Touch(ctx, id, now); err != nil {
-			s.log.Warn("record key use", "key", id, "err", err)
+		write, what := s.Keys.Touch, "record key use"
+		if u.kind == kindToken {
+			write, what = s.Tokens.Touch, "record webhook token use"
+		}
+		if err := write(ctx, u.id, now); err != nil {
+			s.log.Warn(what, "id", u.id, "err", err)
 		}
 	}()
 }

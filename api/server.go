@@ -21,6 +21,8 @@ import (
 // TokenStore finds provider webhook tokens (Mailchimp's URL token).
 type TokenStore interface {
 	Lookup(ctx context.Context, id string) (tenants.WebhookToken, error)
+	// Touch records the token's last use.
+	Touch(ctx context.Context, id string, now time.Time) error
 }
 
 // Deps is what the API needs; package cmd wires it.

@@ -62,6 +62,7 @@ func (s *server) mailchimpAuth(c *fiber.Ctx) error {
 	if !t.Verify(secret) {
 		return refuse(c, t.TenantID, tenants.RefusedUnknownToken, denied)
 	}
+	s.touch(usedCredential{kindToken, t.ID}, s.Now())
 	return s.admitTenant(c, t.TenantID, "token:"+t.ID)
 }
 

@@ -2,7 +2,6 @@ package mongo
 
 import (
 	"context"
-	"strings"
 
 	"github.com/consentforms/consentforms/tenants"
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -17,7 +16,7 @@ var _ tenants.StaffRepo = (*Staff)(nil)
 
 // Insert stores a new user; ErrConflict when the id or the e-mail is taken.
 func (r *Staff) Insert(ctx context.Context, st tenants.Staff) error {
-	st.Email = normEmail(st.Email)
+	st.Email = tenants.StaffEmailKey(st.Email)
 	_, err := r.c.InsertOne(ctx, st)
 	return translate("insert staff", err)
 }
@@ -25,7 +24,7 @@ func (r *Staff) Insert(ctx context.Context, st tenants.Staff) error {
 // ByEmail returns the user signing in with email, of any tenant.
 func (r *Staff) ByEmail(ctx context.Context, email string) (tenants.Staff, error) {
 	var st tenants.Staff
-	err := r.c.FindOne(ctx, bson.D{{Key: "email", Value: normEmail(email)}}).Decode(&st)
+	err := r.c.FindOne(ctx, bson.D{{Key: "email", Value: tenants.StaffEmailKey(email)}}).Decode(&st)
 	return st, translate("staff by email", err)
 }
 
@@ -72,5 +71,3 @@ func (r *Staff) set(ctx context.Context, op, id string, fields bson.D) error {
 	}
 	return nil
 }
-
-func normEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }

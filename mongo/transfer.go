@@ -80,7 +80,7 @@ func (t *Transfer) Import(ctx context.Context, items []tenants.Item) (int, error
 			add(t.s.Tenants.c, it.Tenant)
 		case it.Staff != nil:
 			v := *it.Staff
-			v.Email = normEmail(v.Email)
+			v.Email = tenants.StaffEmailKey(v.Email)
 			add(t.s.Staff.c, v)
 		case it.APIKey != nil:
 			add(t.s.APIKeys.c, it.APIKey)

@@ -36,3 +36,8 @@ func (r *WebhookTokens) List(ctx context.Context, tenantID string) ([]tenants.We
 func (r *WebhookTokens) Revoke(ctx context.Context, tenantID, id string, now time.Time) error {
 	return updateOne(ctx, r.c, "revoke webhook token", ofTenant(tenantID, id), bson.D{{Key: "$set", Value: bson.D{{Key: "revokedAt", Value: now}}}})
 }
+
+// Touch records the token's last use.
+func (r *WebhookTokens) Touch(ctx context.Context, id string, now time.Time) error {
+	return updateOne(ctx, r.c, "record webhook token use", byID(id), bson.D{{Key: "$set", Value: bson.D{{Key: "lastUsedAt", Value: now}}}})
+}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"strings"
 
 	"github.com/consentforms/consentforms/tenants"
 )
@@ -19,13 +18,13 @@ const staffCols = `id, email, password_hash, role, tenant_id, created_at, disabl
 // Insert stores a new user; ErrConflict when the e-mail is taken.
 func (r *Staff) Insert(ctx context.Context, st tenants.Staff) error {
 	_, err := r.s.w.ExecContext(ctx, `INSERT INTO staff (`+staffCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		st.ID, normEmail(st.Email), st.PasswordHash, st.Role, st.TenantID, ms(st.CreatedAt), st.Disabled, st.MustChangePassword)
+		st.ID, tenants.StaffEmailKey(st.Email), st.PasswordHash, st.Role, st.TenantID, ms(st.CreatedAt), st.Disabled, st.MustChangePassword)
 	return translate("insert staff", err)
 }
 
 // ByEmail returns the user signing in with email, of any tenant.
 func (r *Staff) ByEmail(ctx context.Context, email string) (tenants.Staff, error) {
-	st, err := scanStaff(r.s.r.QueryRowContext(ctx, `SELECT `+staffCols+` FROM staff WHERE email = ?`, normEmail(email)))
+	st, err := scanStaff(r.s.r.QueryRowContext(ctx, `SELECT `+staffCols+` FROM staff WHERE email = ?`, tenants.StaffEmailKey(email)))
 	return st, translate("staff by email", err)
 }
 
@@ -73,8 +72,6 @@ func (r *Staff) update(ctx context.Context, op, query string, args ...any) error
 	}
 	return nil
 }
-
-func normEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
 
 func scanStaff(row scanner) (tenants.Staff, error) {
 	var st tenants.Staff

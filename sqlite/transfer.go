@@ -109,7 +109,7 @@ func importItem(ctx context.Context, tx *sql.Tx, st statements, it tenants.Item)
 	case it.Staff != nil:
 		v := it.Staff
 		res, err = tx.ExecContext(ctx, `INSERT INTO staff (`+staffCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-			v.ID, normEmail(v.Email), v.PasswordHash, v.Role, v.TenantID, ms(v.CreatedAt), v.Disabled, v.MustChangePassword)
+			v.ID, tenants.StaffEmailKey(v.Email), v.PasswordHash, v.Role, v.TenantID, ms(v.CreatedAt), v.Disabled, v.MustChangePassword)
 	case it.APIKey != nil:
 		v := it.APIKey
 		scopes, _ := json.Marshal(v.Scopes)
@@ -122,8 +122,8 @@ func importItem(ctx context.Context, tx *sql.Tx, st statements, it tenants.Item)
 			v.TenantID, v.FormID, v.Name, v.Open, string(fields), ms(v.CreatedAt), ms(v.UpdatedAt), v.Retention, v.RetentionFrom)
 	case it.Token != nil:
 		v := it.Token
-		res, err = tx.ExecContext(ctx, `INSERT INTO webhook_tokens (`+tokenCols+`) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-			v.ID, v.TenantID, v.Provider, v.Hash, ms(v.CreatedAt), msPtr(v.RevokedAt))
+		res, err = tx.ExecContext(ctx, `INSERT INTO webhook_tokens (`+tokenCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+			tokenArgs(*v)...)
 	case it.Record != nil:
 		d, err := derive(*it.Record)
 		if err != nil {

@@ -13,12 +13,12 @@ type WebhookTokens struct{ s *Store }
 
 var _ tenants.TokenRepo = (*WebhookTokens)(nil)
 
-const tokenCols = `id, tenant_id, provider, hash, created_at, revoked_at`
+const tokenCols = `id, tenant_id, provider, hash, created_at, revoked_at, name, last_used_at`
 
 // Insert stores a new token.
 func (r *WebhookTokens) Insert(ctx context.Context, t tenants.WebhookToken) error {
-	_, err := r.s.w.ExecContext(ctx, `INSERT INTO webhook_tokens (`+tokenCols+`) VALUES (?, ?, ?, ?, ?, ?)`,
-		t.ID, t.TenantID, t.Provider, t.Hash, ms(t.CreatedAt), msPtr(t.RevokedAt))
+	_, err := r.s.w.ExecContext(ctx, `INSERT INTO webhook_tokens (`+tokenCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		tokenArgs(t)...)
 	return translate("insert webhook token", err)
 }
 
@@ -40,11 +40,21 @@ func (r *WebhookTokens) Revoke(ctx context.Context, tenantID, id string, now tim
 		ms(now), tenantID, id)
 }
 
+// Touch records the token's last use.
+func (r *WebhookTokens) Touch(ctx context.Context, id string, now time.Time) error {
+	return execOne(ctx, r.s.w, "record webhook token use", `UPDATE webhook_tokens SET last_used_at = ? WHERE id = ?`, ms(now), id)
+}
+
+// tokenArgs are the values of tokenCols.
+func tokenArgs(t tenants.WebhookToken) []any {
+	return []any{t.ID, t.TenantID, t.Provider, t.Hash, ms(t.CreatedAt), msPtr(t.RevokedAt), t.Name, msPtr(t.LastUsedAt)}
+}
+
 func scanToken(row scanner) (tenants.WebhookToken, error) {
 	var t tenants.WebhookToken
 	var created int64
-	var revoked sql.NullInt64
-	err := row.Scan(&t.ID, &t.TenantID, &t.Provider, &t.Hash, &created, &revoked)
-	t.CreatedAt, t.RevokedAt = fromMS(created), fromNullMS(revoked)
+	var revoked, used sql.NullInt64
+	err := row.Scan(&t.ID, &t.TenantID, &t.Provider, &t.Hash, &created, &revoked, &t.Name, &used)
+	t.CreatedAt, t.RevokedAt, t.LastUsedAt = fromMS(created), fromNullMS(revoked), fromNullMS(used)
 	return t, err
 }

@@ -42,10 +42,13 @@ func (f Form) PersonalFields() map[string]bool {
 	return out
 }
 
+// MaxFormIDLength is the longest form id (and submission id).
+const MaxFormIDLength = 128
+
 // ValidFormID reports whether id is usable as a form id: 1–128 characters of A–Z a–z 0–9 . _ : -
 // (the submission id alphabet, so ids stay safe in URLs and storage keys).
 func ValidFormID(id string) bool {
-	if id == "" || len(id) > 128 {
+	if id == "" || len(id) > MaxFormIDLength {
 		return false
 	}
 	for _, r := range id {

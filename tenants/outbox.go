@@ -147,9 +147,5 @@ type OutboxRepo interface {
 // NewEndpoint returns a new endpoint of the tenant with a fresh id; url, events and secret
 // are checked by the caller (package webhook).
 func NewEndpoint(tenantID, url string, events []string, secret string, now time.Time) (Endpoint, error) {
-	id, _, _, err := newCredential("")
-	if err != nil {
-		return Endpoint{}, err
-	}
-	return Endpoint{ID: "we_" + id, TenantID: tenantID, URL: url, Events: events, Secret: secret, CreatedAt: now}, nil
+	return Endpoint{ID: NewID("we_"), TenantID: tenantID, URL: url, Events: events, Secret: secret, CreatedAt: now}, nil
 }

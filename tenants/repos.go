@@ -63,6 +63,8 @@ type TokenRepo interface {
 	Lookup(ctx context.Context, id string) (WebhookToken, error)
 	List(ctx context.Context, tenantID string) ([]WebhookToken, error)
 	Revoke(ctx context.Context, tenantID, id string, now time.Time) error
+	// Touch records the token's last use; ErrNotFound for an unknown id.
+	Touch(ctx context.Context, id string, now time.Time) error
 }
 
 // AuditRepo is the append-only audit log, read newest first (time, then order of append).

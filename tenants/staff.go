@@ -2,7 +2,7 @@ package tenants
 
 import (
 	"fmt"
-	"slices"
+	"strings"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants/contact"
@@ -35,20 +35,20 @@ type Staff struct {
 	MustChangePassword bool `bson:"mustChangePassword,omitempty" json:"mustChangePassword,omitempty"`
 }
 
-// MinPasswordLength is the shortest staff password accepted.
-const MinPasswordLength = 10
+// The lengths of a staff password, in bytes: bcrypt reads no more than 72.
+const (
+	MinPasswordLength = 12
+	MaxPasswordLength = 72
+)
 
-// NewStaff validates the fields and hashes the password with bcrypt.
+// ValidPassword reports whether password has an accepted length.
+func ValidPassword(password string) bool {
+	return len(password) >= MinPasswordLength && len(password) <= MaxPasswordLength
+}
+
+// NewStaff makes a user and hashes the password with bcrypt. The e-mail address, the role
+// and the tenant it needs are checked by the caller (package provision checks them all).
 func NewStaff(id, email, password, role, tenantID string, now time.Time) (Staff, error) {
-	if !slices.Contains(Roles, role) {
-		return Staff{}, fmt.Errorf("unknown role %q", role)
-	}
-	if role == RolePlatformAdmin && tenantID != "" {
-		return Staff{}, fmt.Errorf("a platform admin belongs to no tenant")
-	}
-	if role != RolePlatformAdmin && tenantID == "" {
-		return Staff{}, fmt.Errorf("role %s needs a tenant", role)
-	}
 	h, err := HashPassword(password)
 	if err != nil {
 		return Staff{}, err
@@ -58,8 +58,8 @@ func NewStaff(id, email, password, role, tenantID string, now time.Time) (Staff,
 
 // HashPassword checks a password's length and hashes it with bcrypt.
 func HashPassword(password string) (string, error) {
-	if len(password) < MinPasswordLength || len(password) > 72 {
-		return "", fmt.Errorf("password must be %d to 72 characters", MinPasswordLength)
+	if !ValidPassword(password) {
+		return "", fmt.Errorf("password must be %d to %d characters", MinPasswordLength, MaxPasswordLength)
 	}
 	h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
 	if err != nil {
@@ -72,6 +72,10 @@ func HashPassword(password string) (string, error) {
 func (s Staff) CheckPassword(password string) bool {
 	return bcrypt.CompareHashAndPassword([]byte(s.PasswordHash), []byte(password)) == nil
 }
+
+// StaffEmailKey is the form of a staff e-mail address that is stored and looked up:
+// trimmed and lower-cased, so that an address signs in one user however it is typed.
+func StaffEmailKey(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
 
 // ValidStaffEmail reports whether email can be a staff sign-in.
 func ValidStaffEmail(email string) bool {

@@ -367,7 +367,7 @@ func formEditor(p FormEditPage) templ.Component {
 		templ_7745c5c3_Err = textInput(input{Name: "form_id", Label: "Form id", Type: "text", Value: p.Form.ID,
 			Error: p.Errors.Get("form_id"), Required: true, ReadOnly: !p.New,
 			Hint:  "Sent by API clients as form_id; it cannot be changed later.",
-			Attrs: templ.Attributes{"maxlength": "128", "autocomplete": "off"}}).Render(ctx, templ_7745c5c3_Buffer)
+			Attrs: templ.Attributes{"maxlength": n(MaxFormID), "autocomplete": "off"}}).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

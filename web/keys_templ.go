@@ -438,7 +438,7 @@ func keyIssueForm(p KeysPage) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		templ_7745c5c3_Err = textInput(input{Name: "name", Label: "Name", Type: "text", Value: p.Form.Name, Error: p.Errors.Get("name"),
-			Hint: "What uses the key, e.g. “website signup form”.", Required: true, Attrs: templ.Attributes{"maxlength": "100"}}).Render(ctx, templ_7745c5c3_Buffer)
+			Hint: "What uses the key, e.g. “website signup form”.", Required: true, Attrs: templ.Attributes{"maxlength": n(MaxKeyName)}}).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -228,8 +228,8 @@ func Staff(p StaffPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				templ_7745c5c3_Err = textInput(input{Name: "password", Label: "Password", Type: "password", Error: p.Errors.Get("password"),
-					Required: true, Autocomplete: "new-password", Hint: "At least 12 characters.",
-					Attrs: templ.Attributes{"minlength": "12"}}).Render(ctx, templ_7745c5c3_Buffer)
+					Required: true, Autocomplete: "new-password", Hint: passwordHint,
+					Attrs: templ.Attributes{"minlength": n(MinPasswordLength)}}).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -170,7 +170,7 @@ func Tenants(p TenantsPage) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			templ_7745c5c3_Err = textInput(input{Name: "name", Label: "Name", Type: "text", Value: p.Form.Name, Error: p.Errors.Get("name"),
-				Required: true, Attrs: templ.Attributes{"maxlength": "200"}}).Render(ctx, templ_7745c5c3_Buffer)
+				Required: true, Attrs: templ.Attributes{"maxlength": n(MaxTenantName)}}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -124,7 +124,7 @@ func Webhooks(p WebhooksPage) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "</td><td>")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "</td><td data-testid=\"mailchimp-token-last-used\">")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
@@ -208,7 +208,7 @@ func Webhooks(p WebhooksPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				templ_7745c5c3_Err = textInput(input{Name: "name", Label: "Name (optional)", Type: "text", Value: p.TokenName,
-					Error: p.Errors.Get("name"), Hint: "e.g. the Mailchimp audience it is for.", Attrs: templ.Attributes{"maxlength": "100"}}).Render(ctx, templ_7745c5c3_Buffer)
+					Error: p.Errors.Get("name"), Hint: "e.g. the Mailchimp audience it is for.", Attrs: templ.Attributes{"maxlength": n(MaxTokenName)}}).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

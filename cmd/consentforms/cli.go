@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/unsubscribe"
 )
 
 // cli runs a provisioning command: one JSON object on stdout, or an error (exit non-zero).
@@ -28,9 +26,6 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 		rate := fs.Int("rate-limit", tenants.DefaultRateLimit, "requests per second per API key")
 		ret := retentionFlags(fs)
 		run = func(ctx context.Context, s tenants.Stores) (any, error) {
-			if err := ret.check(); err != nil {
-				return nil, err
-			}
 			return createTenant(ctx, s, *name, *rate, ret)
 		}
 	case "tenant update":
@@ -49,7 +44,7 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 	case "key create":
 		tenant := fs.String("tenant", "", "tenant id")
 		scopes := fs.String("scopes", "", "comma-separated scopes, or all")
-		name := fs.String("name", "", "key name")
+		name := fs.String("name", defaultKeyName, "key name, shown in lists")
 		expires := fs.String("expires", "", "expiry, RFC 3339 (optional)")
 		run = func(ctx context.Context, s tenants.Stores) (any, error) {
 			return createKey(ctx, s, *tenant, *scopes, *name, *expires)
@@ -58,10 +53,7 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 		tenant := fs.String("tenant", "", "tenant id")
 		id := fs.String("id", "", "key id")
 		run = func(ctx context.Context, s tenants.Stores) (any, error) {
-			if err := s.APIKeys.Revoke(ctx, *tenant, *id, time.Now().UTC()); err != nil {
-				return nil, err
-			}
-			return map[string]any{"id": *id, "revoked": true}, audit(ctx, s, *tenant, tenants.ActionAPIKeyRevoked, *id)
+			return map[string]any{"id": *id, "revoked": true}, provisioner(s).RevokeKey(ctx, cliActor, *tenant, *id)
 		}
 	case "form create":
 		tenant := fs.String("tenant", "", "tenant id")
@@ -70,9 +62,6 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 		closed := fs.Bool("closed", false, "create the form closed for submissions")
 		ret := retentionFlags(fs)
 		run = func(ctx context.Context, s tenants.Stores) (any, error) {
-			if err := ret.check(); err != nil {
-				return nil, err
-			}
 			return createForm(ctx, s, *tenant, *formID, *name, !*closed, ret)
 		}
 	case "staff create":
@@ -87,34 +76,31 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 		tenant := fs.String("tenant", "", "tenant id")
 		publicKey := fs.String("public-key", "", "SendGrid's verification key: base64 DER or PEM, ECDSA P-256")
 		run = func(ctx context.Context, s tenants.Stores) (any, error) {
-			return setSendGridKey(ctx, s, *tenant, *publicKey)
+			return map[string]any{"id": *tenant, "sendgridPublicKey": true}, provisioner(s).SetSendGridKey(ctx, cliActor, *tenant, *publicKey)
 		}
 	case "tenant suspend", "tenant activate":
 		tenant := fs.String("tenant", "", "tenant id")
 		status := map[string]string{"tenant suspend": tenants.TenantSuspended, "tenant activate": tenants.TenantActive}[cmd]
 		run = func(ctx context.Context, s tenants.Stores) (any, error) {
-			if err := requireTenant(ctx, s, *tenant); err != nil {
-				return nil, err
-			}
-			if err := s.Tenants.SetStatus(ctx, *tenant, status); err != nil {
-				return nil, err
-			}
-			return map[string]any{"id": *tenant, "status": status}, audit(ctx, s, *tenant, tenants.ActionTenantChanged, *tenant)
+			return map[string]any{"id": *tenant, "status": status}, provisioner(s).SetTenantStatus(ctx, cliActor, *tenant, status)
 		}
 	case "token create":
 		tenant := fs.String("tenant", "", "tenant id")
 		provider := fs.String("provider", "", "provider whose webhook presents the token: mailchimp")
+		name := fs.String("name", "", "what the token is for, shown in lists (optional)")
 		run = func(ctx context.Context, s tenants.Stores) (any, error) {
-			return createToken(ctx, s, *tenant, *provider)
+			return createToken(ctx, s, *tenant, *provider, *name)
+		}
+	case "token list":
+		tenant := fs.String("tenant", "", "tenant id")
+		run = func(ctx context.Context, s tenants.Stores) (any, error) {
+			return listTokens(ctx, s, *tenant)
 		}
 	case "token revoke":
 		tenant := fs.String("tenant", "", "tenant id")
 		id := fs.String("id", "", "token id")
 		run = func(ctx context.Context, s tenants.Stores) (any, error) {
-			if err := s.Tokens.Revoke(ctx, *tenant, *id, time.Now().UTC()); err != nil {
-				return nil, err
-			}
-			return map[string]any{"id": *id, "revoked": true}, audit(ctx, s, *tenant, tenants.ActionWebhookChanged, *id)
+			return map[string]any{"id": *id, "revoked": true}, provisioner(s).RevokeToken(ctx, cliActor, *tenant, *id)
 		}
 	case "staff disable", "staff enable":
 		email := fs.String("email", "", "e-mail the user signs in with")
@@ -156,40 +142,9 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 	}
 	out, err := run(ctx, store)
 	if err != nil {
-		return fmt.Errorf("%s: %w", cmd, err)
+		return fmt.Errorf("%s: %w", cmd, flagErrors(err))
 	}
 	return json.NewEncoder(stdout).Encode(out)
-}
-
-func randomID(prefix string) string {
-	b := make([]byte, 10)
-	_, _ = rand.Read(b)
-	const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
-	out := []byte(prefix)
-	for _, x := range b {
-		out = append(out, alphabet[x&31])
-	}
-	return string(out)
-}
-
-func audit(ctx context.Context, s tenants.Stores, tenantID, action, id string) error {
-	return s.Audit.Append(ctx, tenants.AuditEntry{Time: time.Now().UTC(), TenantID: tenantID, Actor: "cli", Action: action, RecordIDs: []string{id}})
-}
-
-func createTenant(ctx context.Context, s tenants.Stores, name string, rate int, ret retentionOptions) (any, error) {
-	name = strings.TrimSpace(name)
-	if name == "" || len(name) > 200 {
-		return nil, errors.New("--name is required (at most 200 characters)")
-	}
-	if rate < 1 || rate > 1000000 {
-		return nil, errors.New("--rate-limit must be between 1 and 1000000")
-	}
-	t := tenants.Tenant{ID: randomID("t_"), Name: name, Status: tenants.TenantActive, RateLimit: rate, CreatedAt: time.Now().UTC(),
-		Retention: *ret.retention, RetentionFrom: *ret.from}
-	if err := s.Tenants.Insert(ctx, t); err != nil {
-		return nil, err
-	}
-	return withRetention(map[string]any{"id": t.ID, "name": t.Name, "rateLimit": t.RateLimit}, ret), audit(ctx, s, t.ID, tenants.ActionTenantCreated, t.ID)
 }
 
 func requireTenant(ctx context.Context, s tenants.Stores, id string) error {
@@ -203,108 +158,4 @@ func requireTenant(ctx context.Context, s tenants.Stores, id string) error {
 		return err
 	}
 	return nil
-}
-
-func createKey(ctx context.Context, s tenants.Stores, tenantID, scopes, name, expires string) (any, error) {
-	if err := requireTenant(ctx, s, tenantID); err != nil {
-		return nil, err
-	}
-	var list []string
-	for _, sc := range strings.Split(scopes, ",") {
-		if sc = strings.TrimSpace(sc); sc != "" {
-			list = append(list, sc)
-		}
-	}
-	var exp *time.Time
-	if expires != "" {
-		t, err := time.Parse(time.RFC3339, expires)
-		if err != nil {
-			return nil, errors.New("--expires must be an RFC 3339 date-time")
-		}
-		exp = &t
-	}
-	k, plain, err := tenants.NewAPIKey(tenantID, name, list, exp, time.Now().UTC())
-	if err != nil {
-		return nil, err
-	}
-	if err := s.APIKeys.Insert(ctx, k); err != nil {
-		return nil, err
-	}
-	return map[string]any{"id": k.ID, "key": plain, "scopes": k.Scopes}, audit(ctx, s, tenantID, tenants.ActionAPIKeyIssued, k.ID)
-}
-
-func createForm(ctx context.Context, s tenants.Stores, tenantID, formID, name string, open bool, ret retentionOptions) (any, error) {
-	if err := requireTenant(ctx, s, tenantID); err != nil {
-		return nil, err
-	}
-	if !tenants.ValidFormID(formID) {
-		return nil, errors.New("--form-id is required: 1 to 128 characters of A-Z a-z 0-9 . _ : -")
-	}
-	now := time.Now().UTC()
-	f := tenants.Form{TenantID: tenantID, FormID: formID, Name: name, Open: open, CreatedAt: now, UpdatedAt: now,
-		Retention: *ret.retention, RetentionFrom: *ret.from}
-	if err := s.Forms.Insert(ctx, f); err != nil {
-		if errors.Is(err, tenants.ErrConflict) {
-			return nil, fmt.Errorf("tenant %s already has a form %q", tenantID, formID)
-		}
-		return nil, err
-	}
-	return withRetention(map[string]any{"formId": formID}, ret), audit(ctx, s, tenantID, tenants.ActionFormChanged, formID)
-}
-
-func createStaff(ctx context.Context, s tenants.Stores, email, password, role, tenantID string) (any, error) {
-	if tenantID != "" {
-		if err := requireTenant(ctx, s, tenantID); err != nil {
-			return nil, err
-		}
-	}
-	if !tenants.ValidStaffEmail(email) {
-		return nil, errors.New("--email must be an e-mail address")
-	}
-	st, err := tenants.NewStaff(randomID("u_"), email, password, role, tenantID, time.Now().UTC())
-	if err != nil {
-		return nil, err
-	}
-	if err := s.Staff.Insert(ctx, st); err != nil {
-		if errors.Is(err, tenants.ErrConflict) {
-			return nil, errors.New("a staff user with this e-mail exists")
-		}
-		return nil, err
-	}
-	return map[string]any{"id": st.ID}, audit(ctx, s, tenantID, tenants.ActionStaffCreated, st.ID)
-}
-
-// setSendGridKey stores the tenant's SendGrid signed-webhook verification key, normalised
-// to base64 DER.
-func setSendGridKey(ctx context.Context, s tenants.Stores, tenantID, publicKey string) (any, error) {
-	if err := requireTenant(ctx, s, tenantID); err != nil {
-		return nil, err
-	}
-	key, err := unsubscribe.ParsePublicKey(publicKey)
-	if err != nil {
-		return nil, fmt.Errorf("--public-key: %w", err)
-	}
-	if err := s.Tenants.SetSendGridKey(ctx, tenantID, key); err != nil {
-		return nil, err
-	}
-	return map[string]any{"id": tenantID, "sendgridPublicKey": true}, audit(ctx, s, tenantID, tenants.ActionWebhookChanged, tenantID)
-}
-
-// createToken issues a webhook token for a provider that can present no credentials but the
-// URL (Mailchimp); the plaintext is printed once, only its hash is stored.
-func createToken(ctx context.Context, s tenants.Stores, tenantID, provider string) (any, error) {
-	if err := requireTenant(ctx, s, tenantID); err != nil {
-		return nil, err
-	}
-	if provider != "mailchimp" {
-		return nil, errors.New("--provider must be mailchimp (the only provider that authenticates with a URL token)")
-	}
-	t, plain, err := tenants.NewWebhookToken(tenantID, provider, time.Now().UTC())
-	if err != nil {
-		return nil, err
-	}
-	if err := s.Tokens.Insert(ctx, t); err != nil {
-		return nil, err
-	}
-	return map[string]any{"id": t.ID, "token": plain}, audit(ctx, s, tenantID, tenants.ActionWebhookChanged, t.ID)
 }

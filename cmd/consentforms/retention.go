@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/consent"
 	"github.com/consentforms/consentforms/tenants/ops"
 )
 
@@ -87,34 +86,11 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
-// check validates the flags and normalises what the retention counts from.
-func (o retentionOptions) check() error {
-	_, from, err := consent.ParseRetention(*o.retention, *o.from)
-	if err != nil {
-		return fmt.Errorf("--retention: %w", err)
-	}
-	*o.from = from
-	return nil
-}
-
-// withRetention adds a retention that is set to a command's output.
-func withRetention(m map[string]any, o retentionOptions) map[string]any {
-	if *o.retention != "" {
-		m["retention"], m["retentionFrom"] = *o.retention, *o.from
-	}
-	return m
-}
-
 // updateTenantRetention is `tenant update --retention …`: "" clears the default retention.
 func updateTenantRetention(ctx context.Context, s tenants.Stores, tenantID string, o retentionOptions) (any, error) {
-	if err := o.check(); err != nil {
+	t, err := provisioner(s).SetTenantRetention(ctx, cliActor, tenantID, *o.retention, *o.from)
+	if err != nil {
 		return nil, err
 	}
-	if err := requireTenant(ctx, s, tenantID); err != nil {
-		return nil, err
-	}
-	if err := s.Tenants.SetRetention(ctx, tenantID, *o.retention, *o.from); err != nil {
-		return nil, err
-	}
-	return withRetention(map[string]any{"id": tenantID}, o), audit(ctx, s, tenantID, tenants.ActionTenantChanged, tenantID)
+	return retentionOut(map[string]any{"id": t.ID}, t.Retention, t.RetentionFrom), nil
 }

@@ -197,13 +197,8 @@ func firstAdmin(ctx context.Context, store tenants.Stores, cfg Config, stdout io
 		_, _ = rand.Read(b)
 		password = base64.RawURLEncoding.EncodeToString(b)
 	}
-	s, err := tenants.NewStaff(newStaffID(), email, password, tenants.RolePlatformAdmin, "", time.Now().UTC())
-	if err != nil {
-		return fmt.Errorf("first admin: %w", err)
-	}
 	// A printed password has been on a terminal and in logs: it must be changed at first sign-in.
-	s.MustChangePassword = cfg.AdminPassword == ""
-	if err := store.Staff.Insert(ctx, s); err != nil {
+	if _, err := provisioner(store).CreateFirstAdmin(ctx, email, password, cfg.AdminPassword == ""); err != nil {
 		return fmt.Errorf("first admin: %w", err)
 	}
 	if cfg.AdminPassword == "" {
@@ -220,10 +215,4 @@ func prefixStrings(ps []netip.Prefix) []string {
 		out[i] = p.String()
 	}
 	return out
-}
-
-func newStaffID() string {
-	b := make([]byte, 10)
-	_, _ = rand.Read(b)
-	return "u_" + base64.RawURLEncoding.EncodeToString(b)
 }

@@ -7,27 +7,6 @@ import (
 	"github.com/consentforms/consentforms/tenants"
 )
 
-// setStaffDisabled disables or re-enables the staff user signing in with email; disabling
-// ends their sessions on every instance. The way back for an operator whose only platform
-// admin was disabled.
-func setStaffDisabled(ctx context.Context, s tenants.Stores, email string, disabled bool) (any, error) {
-	st, err := staffByEmail(ctx, s, email)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.Staff.SetDisabled(ctx, st.ID, disabled); err != nil {
-		return nil, err
-	}
-	action := tenants.ActionStaffEnabled
-	if disabled {
-		if err := s.Sessions.DeleteStaff(ctx, st.ID, ""); err != nil {
-			return nil, err
-		}
-		action = tenants.ActionStaffDisabled
-	}
-	return map[string]any{"id": st.ID, "disabled": disabled}, audit(ctx, s, st.TenantID, action, st.ID)
-}
-
 // setStaffPassword sets a staff user's password (a forgotten one), which they must change at
 // their next sign-in, and ends their sessions.
 func setStaffPassword(ctx context.Context, s tenants.Stores, email, password string) (any, error) {
@@ -35,17 +14,10 @@ func setStaffPassword(ctx context.Context, s tenants.Stores, email, password str
 	if err != nil {
 		return nil, err
 	}
-	hash, err := tenants.HashPassword(password)
-	if err != nil {
+	if err := provisioner(s).SetStaffPassword(ctx, cliActor, st, password, true, ""); err != nil {
 		return nil, err
 	}
-	if err := s.Staff.SetPassword(ctx, st.ID, hash, true); err != nil {
-		return nil, err
-	}
-	if err := s.Sessions.DeleteStaff(ctx, st.ID, ""); err != nil {
-		return nil, err
-	}
-	return map[string]any{"id": st.ID, "mustChangePassword": true}, audit(ctx, s, st.TenantID, tenants.ActionStaffPassword, st.ID)
+	return map[string]any{"id": st.ID, "mustChangePassword": true}, nil
 }
 
 func staffByEmail(ctx context.Context, s tenants.Stores, email string) (tenants.Staff, error) {

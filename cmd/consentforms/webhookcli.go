@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/provision"
 	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
@@ -70,34 +71,18 @@ func webhookCommand(cmd string, fs *flag.FlagSet, cfg Config) func(context.Conte
 		tenant := fs.String("tenant", "", "tenant id")
 		id := fs.String("id", "", "endpoint id")
 		return func(ctx context.Context, s tenants.Stores) (any, error) {
-			if err := s.Outbox.DeleteEndpoint(ctx, *tenant, *id); err != nil {
-				return nil, err
-			}
-			return map[string]any{"id": *id, "deleted": true}, audit(ctx, s, *tenant, tenants.ActionWebhookChanged, *id)
+			return map[string]any{"id": *id, "deleted": true}, provisioner(s).DeleteEndpoint(ctx, cliActor, *tenant, *id)
 		}
 	}
 	return nil
 }
 
 func createEndpoint(ctx context.Context, s tenants.Stores, p webhook.Policy, tenantID, url, events string) (any, error) {
-	if err := requireTenant(ctx, s, tenantID); err != nil {
-		return nil, err
-	}
-	types, err := webhook.ParseEvents(events)
-	if err != nil {
-		return nil, fmt.Errorf("--events: %w", err)
-	}
-	existing, err := s.Outbox.Endpoints(ctx, tenantID)
+	svc := provisioner(s)
+	svc.WebhookPolicy = p
+	e, err := svc.CreateEndpoint(ctx, cliActor, provision.EndpointInput{TenantID: tenantID, URL: url, Events: events})
 	if err != nil {
 		return nil, err
 	}
-	e, err := webhook.NewEndpoint(p, tenantID, url, types, len(existing), time.Now())
-	if err != nil {
-		return nil, fmt.Errorf("--url: %w", err)
-	}
-	if err := s.Outbox.InsertEndpoint(ctx, e); err != nil {
-		return nil, err
-	}
-	return map[string]any{"id": e.ID, "url": e.URL, "events": e.Events, "secret": e.Secret},
-		audit(ctx, s, tenantID, tenants.ActionWebhookChanged, e.ID)
+	return map[string]any{"id": e.ID, "url": e.URL, "events": e.Events, "secret": e.Secret}, nil
 }

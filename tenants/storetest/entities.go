@@ -8,11 +8,12 @@ import (
 )
 
 var entityTests = map[string]func(t *testing.T, open Open){
-	"tenants":        testTenants,
-	"api keys":       testAPIKeys,
-	"forms":          testForms,
-	"staff":          testStaff,
-	"webhook tokens": testTokens,
+	"tenants":                    testTenants,
+	"api keys":                   testAPIKeys,
+	"forms":                      testForms,
+	"staff":                      testStaff,
+	"webhook tokens":             testTokens,
+	"webhook token name and use": testTokenUse,
 }
 
 func tenant(id string, offset int) tenants.Tenant {
@@ -189,6 +190,28 @@ func testTokens(t *testing.T, open Open) {
 	list, err := s.Tokens.List(ctx, "a")
 	if err != nil || len(list) != 2 || list[0].ID != "w2" || list[1].RevokedAt == nil || !list[1].RevokedAt.Equal(t0.Add(sec(9))) {
 		t.Errorf("List(a) = %+v, %v", list, err)
+	}
+}
+
+// testTokenUse: a token keeps its name, and Touch records its last use, which List and Lookup
+// return; an unknown id is ErrNotFound.
+func testTokenUse(t *testing.T, open Open) {
+	s := open(t)
+	twoTenants(t, s)
+	must(t, s.Tokens.Insert(ctx, tenants.WebhookToken{ID: "w1", TenantID: "a", Provider: "mailchimp", Name: "Newsletter audience",
+		Hash: "h", CreatedAt: t0}))
+	if list, err := s.Tokens.List(ctx, "a"); err != nil || len(list) != 1 || list[0].Name != "Newsletter audience" || list[0].LastUsedAt != nil {
+		t.Fatalf("List(a) = %+v, %v; want the named, unused token", list, err)
+	}
+	must(t, s.Tokens.Touch(ctx, "w1", t0.Add(sec(30))))
+	if got, err := s.Tokens.Lookup(ctx, "w1"); err != nil || got.LastUsedAt == nil || !got.LastUsedAt.Equal(t0.Add(sec(30))) {
+		t.Errorf("Lookup after Touch = %+v, %v", got, err)
+	}
+	if list, err := s.Tokens.List(ctx, "a"); err != nil || len(list) != 1 || list[0].LastUsedAt == nil || !list[0].LastUsedAt.Equal(t0.Add(sec(30))) {
+		t.Errorf("List(a) after Touch = %+v, %v", list, err)
+	}
+	if err := s.Tokens.Touch(ctx, "nope", t0); !errors.Is(err, tenants.ErrNotFound) {
+		t.Errorf("Touch(unknown) = %v, want ErrNotFound", err)
 	}
 }
 

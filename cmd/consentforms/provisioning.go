@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/provision"
+)
+
+// cliActor is how the audit log names the CLI.
+var cliActor = provision.Actor{Name: "cli"}
+
+// provisioner runs the provisioning operations on an open store.
+func provisioner(s tenants.Stores) *provision.Service {
+	return &provision.Service{Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Sessions: s.Sessions,
+		Tokens: s.Tokens, Endpoints: s.Outbox, Audit: s.Audit, Now: time.Now}
+}
+
+// flagErrors words provisioning's refusals with the command's flags:
+// "--name: Give a name of at most 200 characters. (too_long)".
+func flagErrors(err error) error {
+	var vs tenants.Violations
+	if !errors.As(err, &vs) {
+		return err
+	}
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = "--" + flagOf(v.Field) + ": " + v.Message + " (" + v.Code + ")"
+	}
+	return errors.New(strings.Join(parts, "; "))
+}
+
+// flagOf is the flag that sets a provisioning input.
+func flagOf(field string) string {
+	switch field {
+	case "scope", "event":
+		return field + "s"
+	}
+	return strings.ReplaceAll(field, "_", "-")
+}
+
+// retentionOut adds a retention that is set to a command's output.
+func retentionOut(m map[string]any, retention, from string) map[string]any {
+	if retention != "" {
+		m["retention"], m["retentionFrom"] = retention, from
+	}
+	return m
+}
+
+func createTenant(ctx context.Context, s tenants.Stores, name string, rate int, ret retentionOptions) (any, error) {
+	t, err := provisioner(s).CreateTenant(ctx, cliActor, provision.TenantInput{Name: name, RateLimit: rate,
+		Retention: *ret.retention, RetentionFrom: *ret.from})
+	if err != nil {
+		return nil, err
+	}
+	return retentionOut(map[string]any{"id": t.ID, "name": t.Name, "rateLimit": t.RateLimit}, t.Retention, t.RetentionFrom), nil
+}
+
+func createKey(ctx context.Context, s tenants.Stores, tenantID, scopes, name, expires string) (any, error) {
+	var list []string
+	for _, sc := range strings.Split(scopes, ",") {
+		if sc = strings.TrimSpace(sc); sc != "" {
+			list = append(list, sc)
+		}
+	}
+	var exp *time.Time
+	if expires != "" {
+		t, err := time.Parse(time.RFC3339, expires)
+		if err != nil {
+			return nil, errors.New("--expires must be an RFC 3339 date-time")
+		}
+		exp = &t
+	}
+	k, plain, err := provisioner(s).IssueKey(ctx, cliActor, provision.KeyInput{TenantID: tenantID, Name: name, Scopes: list, ExpiresAt: exp})
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"id": k.ID, "key": plain, "scopes": k.Scopes}, nil
+}
+
+func createForm(ctx context.Context, s tenants.Stores, tenantID, formID, name string, open bool, ret retentionOptions) (any, error) {
+	f, err := provisioner(s).CreateForm(ctx, cliActor, provision.FormInput{TenantID: tenantID, FormID: formID, Name: name, Open: open,
+		Retention: *ret.retention, RetentionFrom: *ret.from})
+	if err != nil {
+		return nil, err
+	}
+	return retentionOut(map[string]any{"formId": f.FormID}, f.Retention, f.RetentionFrom), nil
+}
+
+func createStaff(ctx context.Context, s tenants.Stores, email, password, role, tenantID string) (any, error) {
+	st, err := provisioner(s).CreateStaff(ctx, cliActor, provision.StaffInput{Email: email, Password: password, Role: role, TenantID: tenantID})
+	if errors.Is(err, tenants.ErrConflict) {
+		return nil, errors.New("a staff user with this e-mail exists")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"id": st.ID}, nil
+}
+
+// createToken issues a webhook token for a provider that can present no credentials but the
+// URL (Mailchimp); the plaintext is printed once, only its hash is stored.
+func createToken(ctx context.Context, s tenants.Stores, tenantID, provider, name string) (any, error) {
+	t, plain, err := provisioner(s).IssueToken(ctx, cliActor, provision.TokenInput{TenantID: tenantID, Provider: provider, Name: name})
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"id": t.ID, "token": plain, "name": t.Name}, nil
+}
+
+// listTokens lists the tenant's webhook tokens, newest first, with their names and last use;
+// never a secret.
+func listTokens(ctx context.Context, s tenants.Stores, tenantID string) (any, error) {
+	if err := requireTenant(ctx, s, tenantID); err != nil {
+		return nil, err
+	}
+	list, err := s.Tokens.List(ctx, tenantID)
+	out := make([]map[string]any, len(list))
+	for i, t := range list {
+		out[i] = map[string]any{"id": t.ID, "provider": t.Provider, "name": t.Name, "createdAt": t.CreatedAt,
+			"lastUsedAt": t.LastUsedAt, "revokedAt": t.RevokedAt}
+	}
+	return map[string]any{"tokens": out}, err
+}
+
+// setStaffDisabled disables or re-enables the staff user signing in with email; disabling
+// ends their sessions on every instance. The way back for an operator whose only platform
+// admin was disabled.
+func setStaffDisabled(ctx context.Context, s tenants.Stores, email string, disabled bool) (any, error) {
+	st, err := staffByEmail(ctx, s, email)
+	if err != nil {
+		return nil, err
+	}
+	if err := provisioner(s).SetStaffDisabled(ctx, cliActor, st, disabled); err != nil {
+		return nil, err
+	}
+	return map[string]any{"id": st.ID, "disabled": disabled}, nil
+}
+
+// defaultKeyName names a key issued without --name: every key has a name to be told apart by.
+const defaultKeyName = "CLI key"

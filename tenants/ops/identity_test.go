@@ -1,0 +1,26 @@
+package ops
+
+import "testing"
+
+func TestNewIdentity(t *testing.T) {
+	for _, c := range []struct {
+		email, phone string
+		want         Identity
+		refused      string // "field:code" of the first violation
+	}{
+		{" Ann@Example.org ", "", Identity{Email: "ann@example.org"}, ""},
+		{"", "+49 151 12345678", Identity{Phone: "+4915112345678"}, ""},
+		{"", "", Identity{}, "email:required"},
+		{"ann", "", Identity{}, "email:invalid"},
+		{"", "0151", Identity{}, "phone:invalid"},
+	} {
+		id, vs := NewIdentity(c.email, c.phone)
+		got := ""
+		if len(vs) > 0 {
+			got = vs[0].Field + ":" + vs[0].Code
+		}
+		if got != c.refused || (c.refused == "" && id != c.want) {
+			t.Errorf("NewIdentity(%q, %q) = %+v, %v; want %+v, %s", c.email, c.phone, id, vs, c.want, c.refused)
+		}
+	}
+}

@@ -1,0 +1,112 @@
+package provision
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/consentforms/consentforms/tenants"
+)
+
+// MaxFields bounds the custom fields one form declares.
+const MaxFields = 200
+
+// FormInput is a form's definition as created or saved; FormID names it.
+type FormInput struct {
+	TenantID      string
+	FormID        string
+	Name          string
+	Open          bool
+	Fields        []tenants.FieldDef
+	Retention     string
+	RetentionFrom string
+}
+
+// CheckForm validates a definition; a custom field's violations name the input
+// "field.<i>.name" or "field.<i>.type".
+func CheckForm(in FormInput) tenants.Violations {
+	var c checks
+	c.form(in)
+	return c.vs
+}
+
+func (c *checks) form(in FormInput) {
+	if !tenants.ValidFormID(in.FormID) {
+		c.add("form_id", CodeInvalid, "Use 1 to 128 characters: letters, digits, and . _ : -")
+	}
+	c.name("name", in.Name, MaxFormName, false, "Use at most 200 characters.")
+	c.retention(in.Retention, in.RetentionFrom)
+	if len(in.Fields) > MaxFields {
+		c.add("field", CodeTooLong, "Declare at most 200 custom fields.")
+	}
+	seen := map[string]bool{}
+	for i, f := range in.Fields {
+		field := "field." + strconv.Itoa(i) + "."
+		switch {
+		case f.Name == "":
+			c.add(field+"name", CodeRequired, "Give the field a name.")
+		case tooLong(f.Name, MaxFieldName) || strings.IndexFunc(f.Name, unicode.IsControl) >= 0:
+			c.add(field+"name", CodeInvalid, "Use at most 128 printable characters.")
+		case seen[f.Name]:
+			c.add(field+"name", CodeTaken, "Another field has this name.")
+		}
+		seen[f.Name] = true
+		if !slices.Contains(tenants.FieldTypes, f.Type) {
+			c.add(field+"type", CodeUnknown, "Choose a type.")
+		}
+	}
+}
+
+// CreateForm creates a form; a form id the tenant has is a violation of "form_id".
+func (s *Service) CreateForm(ctx context.Context, a Actor, in FormInput) (tenants.Form, error) {
+	var c checks
+	if err := c.tenant(ctx, s, in.TenantID); err != nil {
+		return tenants.Form{}, err
+	}
+	c.form(in)
+	if err := c.err(); err != nil {
+		return tenants.Form{}, err
+	}
+	now := s.now()
+	f := tenants.Form{TenantID: in.TenantID, FormID: in.FormID, CreatedAt: now}
+	set(&f, in, now)
+	err := s.Forms.Insert(ctx, f)
+	if errors.Is(err, tenants.ErrConflict) {
+		c.add("form_id", CodeTaken, "A form with this id exists already.")
+		return tenants.Form{}, c.err()
+	}
+	if err != nil {
+		return tenants.Form{}, err
+	}
+	return f, s.audit(ctx, a, in.TenantID, tenants.ActionFormChanged, "created", f.FormID)
+}
+
+// SaveForm replaces the definition of the tenant's form in.FormID; tenants.ErrNotFound when
+// it has none.
+func (s *Service) SaveForm(ctx context.Context, a Actor, in FormInput) (tenants.Form, error) {
+	f, err := s.Forms.Get(ctx, in.TenantID, in.FormID)
+	if err != nil {
+		return tenants.Form{}, err
+	}
+	if vs := CheckForm(in); len(vs) > 0 {
+		return tenants.Form{}, vs
+	}
+	set(&f, in, s.now())
+	if err := s.Forms.Save(ctx, f); err != nil {
+		return tenants.Form{}, err
+	}
+	return f, s.audit(ctx, a, in.TenantID, tenants.ActionFormChanged, "saved", f.FormID)
+}
+
+// set copies a valid definition onto f.
+func set(f *tenants.Form, in FormInput, now time.Time) {
+	f.Name, f.Open, f.Fields, f.UpdatedAt = in.Name, in.Open, slices.Clone(in.Fields), now
+	f.Retention, f.RetentionFrom = "", ""
+	if in.Retention != "" {
+		f.Retention, f.RetentionFrom = in.Retention, tenants.RetentionBasis(in.RetentionFrom)
+	}
+}

@@ -1,0 +1,62 @@
+package provision
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+)
+
+// KeyInput is an API key to issue.
+type KeyInput struct {
+	TenantID  string
+	Name      string
+	Scopes    []string
+	ExpiresAt *time.Time // nil: never
+}
+
+// CheckKey validates a key's name and scopes (the inputs "name" and "scope").
+func CheckKey(in KeyInput) tenants.Violations {
+	var c checks
+	c.key(in)
+	return c.vs
+}
+
+func (c *checks) key(in KeyInput) {
+	c.name("name", strings.TrimSpace(in.Name), MaxKeyName, true, "Give the key a name of at most 100 characters.")
+	if len(in.Scopes) == 0 {
+		c.add("scope", CodeRequired, "Choose at least one scope.")
+	} else if tenants.ValidateScopes(in.Scopes) != nil {
+		c.add("scope", CodeUnknown, "Choose scopes from the list.")
+	}
+}
+
+// IssueKey issues an API key and returns it with its plaintext, which is shown once and
+// never stored.
+func (s *Service) IssueKey(ctx context.Context, a Actor, in KeyInput) (tenants.APIKey, string, error) {
+	var c checks
+	if err := c.tenant(ctx, s, in.TenantID); err != nil {
+		return tenants.APIKey{}, "", err
+	}
+	c.key(in)
+	if err := c.err(); err != nil {
+		return tenants.APIKey{}, "", err
+	}
+	k, plain, err := tenants.NewAPIKey(in.TenantID, strings.TrimSpace(in.Name), in.Scopes, in.ExpiresAt, s.now())
+	if err != nil {
+		return tenants.APIKey{}, "", err
+	}
+	if err := s.APIKeys.Insert(ctx, k); err != nil {
+		return tenants.APIKey{}, "", err
+	}
+	return k, plain, s.audit(ctx, a, in.TenantID, tenants.ActionAPIKeyIssued, strings.Join(k.Scopes, ","), k.ID)
+}
+
+// RevokeKey revokes the tenant's key; tenants.ErrNotFound when it has no such key.
+func (s *Service) RevokeKey(ctx context.Context, a Actor, tenantID, id string) error {
+	if err := s.APIKeys.Revoke(ctx, tenantID, id, s.now()); err != nil {
+		return err
+	}
+	return s.audit(ctx, a, tenantID, tenants.ActionAPIKeyRevoked, "", id)
+}

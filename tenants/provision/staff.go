@@ -1,0 +1,122 @@
+package provision
+
+import (
+	"context"
+	"slices"
+	"strconv"
+
+	"github.com/consentforms/consentforms/tenants"
+)
+
+// PasswordHint is what a refused staff password is told.
+var PasswordHint = "Use " + strconv.Itoa(tenants.MinPasswordLength) + " to " + strconv.Itoa(tenants.MaxPasswordLength) + " characters."
+
+// StaffInput is a staff user to create.
+type StaffInput struct {
+	Email    string
+	Password string
+	Role     string
+	TenantID string // "" for a platform admin only
+	// Roles are the roles the actor may give (an admin gives none above their own); nil:
+	// any role.
+	Roles []string
+}
+
+// CheckStaff validates a new user: e-mail, password, role, and the tenant the role needs.
+func (s *Service) CheckStaff(ctx context.Context, in StaffInput) (tenants.Violations, error) {
+	var c checks
+	if !tenants.ValidStaffEmail(in.Email) {
+		c.add("email", CodeInvalid, "Give an e-mail address.")
+	}
+	if !tenants.ValidPassword(in.Password) {
+		c.add("password", CodeOutOfRange, PasswordHint)
+	}
+	switch {
+	case !slices.Contains(tenants.Roles, in.Role):
+		c.add("role", CodeUnknown, "Choose a role from the list.")
+	case in.Roles != nil && !slices.Contains(in.Roles, in.Role):
+		c.add("role", CodeNotAllowed, "Choose a role from the list.")
+	}
+	switch {
+	case in.Role == tenants.RolePlatformAdmin && in.TenantID != "":
+		c.add("tenant", CodeNotAllowed, "A platform admin belongs to no tenant.")
+	case in.Role != tenants.RolePlatformAdmin && in.TenantID == "":
+		c.add("tenant", CodeRequired, "Choose the tenant this user belongs to: every role but platform admin belongs to one.")
+	case in.TenantID != "":
+		if err := c.tenant(ctx, s, in.TenantID); err != nil {
+			return nil, err
+		}
+	}
+	return c.vs, nil
+}
+
+// CreateStaff creates a staff user with a "u_" id; an e-mail address in use is
+// tenants.ErrConflict, which callers answer as their audience may be told.
+func (s *Service) CreateStaff(ctx context.Context, a Actor, in StaffInput) (tenants.Staff, error) {
+	st, err := s.newStaff(ctx, in)
+	if err != nil {
+		return tenants.Staff{}, err
+	}
+	if err := s.Staff.Insert(ctx, st); err != nil {
+		return tenants.Staff{}, err
+	}
+	return st, s.audit(ctx, a, st.TenantID, tenants.ActionStaffCreated, "", st.ID)
+}
+
+// CreateFirstAdmin creates the platform admin a new installation starts with. No audit entry
+// is written: no one acted, the service started.
+func (s *Service) CreateFirstAdmin(ctx context.Context, email, password string, mustChangePassword bool) (tenants.Staff, error) {
+	st, err := s.newStaff(ctx, StaffInput{Email: email, Password: password, Role: tenants.RolePlatformAdmin})
+	if err != nil {
+		return tenants.Staff{}, err
+	}
+	st.MustChangePassword = mustChangePassword
+	return st, s.Staff.Insert(ctx, st)
+}
+
+func (s *Service) newStaff(ctx context.Context, in StaffInput) (tenants.Staff, error) {
+	vs, err := s.CheckStaff(ctx, in)
+	if err != nil {
+		return tenants.Staff{}, err
+	}
+	if len(vs) > 0 {
+		return tenants.Staff{}, vs
+	}
+	return tenants.NewStaff(tenants.NewID("u_"), tenants.StaffEmailKey(in.Email), in.Password, in.Role, in.TenantID, s.now())
+}
+
+// SetStaffDisabled disables a user, ending their sessions on every instance, or enables them
+// again. Callers find the user and decide whether the actor may change them.
+func (s *Service) SetStaffDisabled(ctx context.Context, a Actor, st tenants.Staff, disabled bool) error {
+	if err := s.Staff.SetDisabled(ctx, st.ID, disabled); err != nil {
+		return err
+	}
+	action := tenants.ActionStaffEnabled
+	if disabled {
+		if err := s.Sessions.DeleteStaff(ctx, st.ID, ""); err != nil {
+			return err
+		}
+		action = tenants.ActionStaffDisabled
+	}
+	return s.audit(ctx, a, st.TenantID, action, "", st.ID)
+}
+
+// SetStaffPassword gives a user a new password and ends their sessions but keepSession (""
+// for none). mustChange is set for a password someone else chose (an operator's reset): the
+// user must change it at their next sign-in.
+func (s *Service) SetStaffPassword(ctx context.Context, a Actor, st tenants.Staff, password string, mustChange bool, keepSession string) error {
+	if !tenants.ValidPassword(password) {
+		return tenants.Violations{{Field: "password", Code: CodeOutOfRange, Message: PasswordHint}}
+	}
+	hash, err := tenants.HashPassword(password)
+	if err != nil {
+		return err
+	}
+	if err := s.Staff.SetPassword(ctx, st.ID, hash, mustChange); err != nil {
+		return err
+	}
+	if err := s.Sessions.DeleteStaff(ctx, st.ID, keepSession); err != nil {
+		return err
+	}
+	return s.audit(ctx, a, st.TenantID, tenants.ActionStaffPassword, "", st.ID)
+}

@@ -1,0 +1,142 @@
+package provision
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/consent"
+	"github.com/consentforms/consentforms/tenants/unsubscribe"
+)
+
+// Limits of the names provisioning stores, in characters.
+const (
+	MaxTenantName = 200
+	MaxFormName   = 200
+	MaxKeyName    = 100
+	MaxTokenName  = 100
+	MaxFieldName  = 128
+	// MaxRateLimit bounds a tenant's requests per second per API key.
+	MaxRateLimit = 1_000_000
+)
+
+// TenantInput is a new tenant. RateLimit 0 is refused; callers pass tenants.DefaultRateLimit
+// when none was given.
+type TenantInput struct {
+	Name          string
+	RateLimit     int
+	Retention     string // "" keeps records
+	RetentionFrom string // "" counts from creation
+}
+
+// CreateTenant creates an active tenant with a "t_" id.
+func (s *Service) CreateTenant(ctx context.Context, a Actor, in TenantInput) (tenants.Tenant, error) {
+	var c checks
+	name := strings.TrimSpace(in.Name)
+	c.name("name", name, MaxTenantName, true, "Give a name of at most 200 characters.")
+	if in.RateLimit < 1 || in.RateLimit > MaxRateLimit {
+		c.add("rate_limit", CodeOutOfRange, "Give a whole number from 1 to 1000000.")
+	}
+	retention, from := c.retention(in.Retention, in.RetentionFrom)
+	if err := c.err(); err != nil {
+		return tenants.Tenant{}, err
+	}
+	t := tenants.Tenant{ID: tenants.NewID("t_"), Name: name, Status: tenants.TenantActive, RateLimit: in.RateLimit,
+		CreatedAt: s.now(), Retention: retention, RetentionFrom: from}
+	if err := s.Tenants.Insert(ctx, t); err != nil {
+		return tenants.Tenant{}, err
+	}
+	return t, s.audit(ctx, a, t.ID, tenants.ActionTenantCreated, "", t.ID)
+}
+
+// retention checks a retention setting (the inputs "retention" and "retention_from") and
+// returns what to store: nothing, or the interval and its basis.
+func (c *checks) retention(retention, from string) (string, string) {
+	if from != "" && !slices.Contains(tenants.RetentionFroms, from) {
+		c.add("retention_from", CodeUnknown, "Choose what the retention counts from.")
+	}
+	if _, _, err := consent.ParseRetention(retention, ""); err != nil {
+		c.add("retention", CodeInvalid, "Give an interval such as 90d, 2y or P2Y, or leave it empty.")
+	}
+	if retention == "" {
+		return "", ""
+	}
+	return retention, tenants.RetentionBasis(from)
+}
+
+// CheckRetention validates a retention setting on its own (a tenant's default retention).
+func CheckRetention(retention, from string) tenants.Violations {
+	var c checks
+	c.retention(retention, from)
+	return c.vs
+}
+
+// SetTenantStatus suspends (tenants.TenantSuspended) or activates (tenants.TenantActive) a
+// tenant.
+func (s *Service) SetTenantStatus(ctx context.Context, a Actor, tenantID, status string) error {
+	var c checks
+	if err := c.tenant(ctx, s, tenantID); err != nil {
+		return err
+	}
+	if status != tenants.TenantActive && status != tenants.TenantSuspended {
+		c.add("status", CodeUnknown, "Choose active or suspended.")
+	}
+	if err := c.err(); err != nil {
+		return err
+	}
+	if err := s.Tenants.SetStatus(ctx, tenantID, status); err != nil {
+		return err
+	}
+	return s.audit(ctx, a, tenantID, tenants.ActionTenantChanged, "", tenantID)
+}
+
+// SetSendGridKey stores the verification key of the tenant's SendGrid signed event webhook,
+// pasted as base64 DER or PEM, normalised to base64 DER.
+func (s *Service) SetSendGridKey(ctx context.Context, a Actor, tenantID, pasted string) error {
+	var c checks
+	if err := c.tenant(ctx, s, tenantID); err != nil {
+		return err
+	}
+	key, err := unsubscribe.ParsePublicKey(strings.TrimSpace(pasted))
+	if err != nil {
+		c.add("public_key", CodeInvalid, "This is not an ECDSA P-256 public key (base64 or PEM).")
+	}
+	if err := c.err(); err != nil {
+		return err
+	}
+	if err := s.Tenants.SetSendGridKey(ctx, tenantID, key); err != nil {
+		return err
+	}
+	return s.audit(ctx, a, tenantID, tenants.ActionWebhookChanged, "sendgrid key saved")
+}
+
+// ClearSendGridKey removes the tenant's SendGrid verification key: signed calls are refused.
+func (s *Service) ClearSendGridKey(ctx context.Context, a Actor, tenantID string) error {
+	if err := s.Tenants.SetSendGridKey(ctx, tenantID, ""); err != nil {
+		return err
+	}
+	return s.audit(ctx, a, tenantID, tenants.ActionWebhookChanged, "sendgrid key cleared")
+}
+
+// SetTenantRetention sets the tenant's default retention, for its records of no form
+// (retention "" clears it), and returns the tenant as changed.
+func (s *Service) SetTenantRetention(ctx context.Context, a Actor, tenantID, retention, from string) (tenants.Tenant, error) {
+	var c checks
+	retention, from = c.retention(retention, from)
+	t, err := s.Tenants.Get(ctx, tenantID)
+	if errors.Is(err, tenants.ErrNotFound) {
+		c.add("tenant", CodeUnknown, "Choose a tenant.")
+	} else if err != nil {
+		return tenants.Tenant{}, err
+	}
+	if err := c.err(); err != nil {
+		return tenants.Tenant{}, err
+	}
+	if err := s.Tenants.SetRetention(ctx, tenantID, retention, from); err != nil {
+		return tenants.Tenant{}, err
+	}
+	t.Retention, t.RetentionFrom = retention, from
+	return t, s.audit(ctx, a, tenantID, tenants.ActionTenantChanged, "retention", tenantID)
+}
