@@ -45,16 +45,21 @@ func (f Form) PersonalFields() map[string]bool {
 // MaxFormIDLength is the longest form id (and submission id).
 const MaxFormIDLength = 128
 
-// ValidFormID reports whether id is usable as a form id: 1–128 characters of A–Z a–z 0–9 . _ : -
-// (the submission id alphabet, so ids stay safe in URLs and storage keys).
-func ValidFormID(id string) bool {
+// ValidID reports whether id is a usable form or submission id: 1–128 characters of
+// A–Z a–z 0–9 . _ : -, so ids stay safe in URLs and storage keys. It is the one definition of
+// that alphabet.
+func ValidID(id string) bool {
 	if id == "" || len(id) > MaxFormIDLength {
 		return false
 	}
-	for _, r := range id {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == ':' || r == '-') {
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == ':' || c == '-') {
 			return false
 		}
 	}
 	return true
 }
+
+// ValidFormID reports whether id is usable as a form id (ValidID).
+func ValidFormID(id string) bool { return ValidID(id) }

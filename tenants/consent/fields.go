@@ -3,6 +3,8 @@ package consent
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/consentforms/consentforms/tenants"
 )
 
 // The known keys of a submission body (docs/API.md §3.1, the proof fields included).
@@ -94,20 +96,7 @@ func readText(v any) (value *string, ok bool) {
 }
 
 // validSubmissionID reports whether s is 1–128 characters from A–Z a–z 0–9 . _ : -.
-func validSubmissionID(s string) bool {
-	if s == "" || len(s) > maxIDLength {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-			c == '.' || c == '_' || c == ':' || c == '-'
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
+func validSubmissionID(s string) bool { return tenants.ValidID(s) }
 
 // clonePtr returns a fresh copy of *p, so that consents never share a pointer.
 func clonePtr[T any](p *T) *T {
