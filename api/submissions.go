@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/contact"
 	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/gofiber/fiber/v2"
 )
@@ -79,23 +78,17 @@ func (s *server) getConsents(c *fiber.Ctx) error {
 // identity validates an e-mail and/or phone given by a client; the field names are the
 // request's own, for the messages.
 func identity(email, phone, emailField, phoneField string) (ops.Identity, error) {
-	var id ops.Identity
-	if email == "" && phone == "" {
+	id, vs := ops.NewIdentity(email, phone)
+	if len(vs) == 0 {
+		return id, nil
+	}
+	// The rules are ops.NewIdentity's; the messages and fields are the API's (docs/API.md §3.4).
+	switch v := vs[0]; {
+	case v.Code == "required":
 		return id, validation("At least one of "+emailField+" or "+phoneField+" must be provided.", "")
+	case v.Field == "email":
+		return id, validation(emailField+" is not a valid e-mail address.", emailField)
+	default:
+		return id, validation(phoneField+" is not a valid E.164 phone number.", phoneField)
 	}
-	if email != "" {
-		e, ok := contact.NormaliseEmail(email)
-		if !ok {
-			return id, validation(emailField+" is not a valid e-mail address.", emailField)
-		}
-		id.Email = e
-	}
-	if phone != "" {
-		p, ok := contact.NormalisePhone(phone)
-		if !ok {
-			return id, validation(phoneField+" is not a valid E.164 phone number.", phoneField)
-		}
-		id.Phone = p
-	}
-	return id, nil
 }
