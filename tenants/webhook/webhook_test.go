@@ -149,3 +149,19 @@ func TestPayloadsCarryNoPersonalData(t *testing.T) {
 		t.Error("granted and expired ids are not deterministic")
 	}
 }
+
+// BenchmarkGranted is the consent.granted event every new record with a granted consent
+// carries to the store (which keeps it only when an endpoint wants it).
+func BenchmarkGranted(b *testing.B) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	deadline := now.AddDate(1, 0, 0)
+	g := tenants.Consent{Status: tenants.StatusGranted, GrantedAt: &now, Deadline: &deadline}
+	rec := tenants.Record{ID: "t1:formSubmission:r1", TenantID: "t1", Kind: tenants.KindFormSubmission, PublicID: "r1",
+		FormID: "petition", CreatedAt: now, Consents: tenants.Consents{PrimaryPurpose: g, GeneralContactEmail: g, GeneralContactPhone: g}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(Granted(rec)) != 1 {
+			b.Fatal("no event")
+		}
+	}
+}
