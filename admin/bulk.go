@@ -20,7 +20,7 @@ func (h *handler) bulkList(c *fiber.Ctx, s *session) error {
 
 func (h *handler) renderBulkList(c *fiber.Ctx, s *session, status int, text string, errs web.FieldErrors) error {
 	ctx := c.UserContext()
-	list, err := h.Ops.Bulk.ListBulk(ctx, s.TenantID)
+	list, err := h.Store.Bulk.ListBulk(ctx, s.TenantID)
 	if err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func (h *handler) bulkRequest(c *fiber.Ctx, s *session) error {
 
 func (h *handler) bulkPage(c *fiber.Ctx, s *session) error {
 	ctx := c.UserContext()
-	b, err := h.Ops.Bulk.GetBulk(ctx, s.TenantID, pathID(c))
+	b, err := h.Store.Bulk.GetBulk(ctx, s.TenantID, pathID(c))
 	if err != nil {
 		return err
 	}

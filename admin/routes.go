@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/consentforms/consentforms/web"
@@ -161,12 +162,12 @@ func (h *handler) wrap(r route) fiber.Handler {
 			return h.csrfRefused(c, nil)
 		}
 		s, err := h.loadSession(c, cl)
-		if err != nil {
-			return h.run(c, nil, func(*fiber.Ctx, *session) error { return err })
-		}
-		if s == nil {
+		if errors.Is(err, errSignedOut) {
 			h.clearSession(c)
 			return h.toLogin(c)
+		}
+		if err != nil {
+			return h.run(c, nil, func(*fiber.Ctx, *session) error { return err })
 		}
 		h.renew(c, s)
 		if s.Staff.MustChangePassword && r.path != web.PathPassword && r.path != web.PathLogout {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/consentforms/consentforms/policies"
 	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/recover"
 )
@@ -30,7 +29,7 @@ type Deps struct {
 	Forms    tenants.FormStore
 	Records  tenants.RecordStore
 	Tokens   TokenStore
-	Ops      *ops.Service
+	Ops      Operations
 	Enforcer *policies.Enforcer
 	// Ready reports whether the database answers (GET /readyz).
 	Ready  func(ctx context.Context) error
