@@ -83,6 +83,9 @@ func newHandler(d Deps) *handler {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
+	if d.Ops == nil {
+		d.Ops = unwired{}
+	}
 	for _, f := range []*func(string){&d.PurgeKey, &d.PurgeTenant} {
 		if *f == nil {
 			*f = func(string) {}

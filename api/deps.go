@@ -53,3 +53,10 @@ type Operations interface {
 }
 
 var _ Operations = (*ops.Service)(nil)
+
+// unwired stands in for Ops when none is given (tests of what calls no operation): it
+// observes nothing, as a nil *ops.Service did.
+type unwired struct{ Operations }
+
+func (unwired) Observe() tenants.Observer { return tenants.NopObserver{} }
+func (unwired) ObserveError(error)        {}
