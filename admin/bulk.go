@@ -78,7 +78,7 @@ func (h *handler) bulkPage(c *fiber.Ctx, s *session) error {
 	own := b.RequestedBy == s.Staff.ID
 	return h.render(c, fiber.StatusOK, web.Bulk(web.BulkPage{Layout: h.layout(c, s, "Bulk erasure request", web.NavAnonymise),
 		Bulk: bulkItem(b, h.staffNames(ctx, s.TenantID)), Own: own,
-		CanDecide: !own && h.Enforcer.RoleAllows(s.Staff.Role, "admin:bulk", "approve")}))
+		CanDecide: !own && h.may(s, permBulkApprove)}))
 }
 
 func (h *handler) bulkApprove(c *fiber.Ctx, s *session) error { return h.bulkDecide(c, s, true) }

@@ -32,7 +32,7 @@ func (h *handler) dashboard(c *fiber.Ctx, s *session) error {
 		*dst = web.StatusCounts{Granted: int(m[tenants.StatusGranted]), Expired: int(m[tenants.StatusExpired]),
 			Revoked: int(m[tenants.StatusRevoked]), NotGranted: int(m[tenants.StatusNotGranted])}
 	}
-	if h.Enforcer.RoleAllows(s.Staff.Role, "admin:audit", "read") {
+	if h.may(s, permAuditRead) {
 		entries, err := h.listAudit(ctx, s, tenants.AuditFilter{Limit: recentActivity})
 		if err != nil {
 			return err

@@ -38,7 +38,7 @@ func (h *handler) navAllowed(s *session, key string) bool {
 	for _, n := range web.NavCatalogue() {
 		if n.Key == key {
 			a, ok := h.navAccess[n.Href]
-			return ok && h.Enforcer.RoleAllows(s.Staff.Role, a.obj, a.act)
+			return ok && h.may(s, a)
 		}
 	}
 	return false
