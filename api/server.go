@@ -110,18 +110,6 @@ func NewServer(d Deps) *Server {
 	return &Server{&server{Deps: d, log: d.Logger, limiter: newLimiter(), touched: newTouches()}}
 }
 
-// New builds an app with the API alone, as package cmd's app does with the admin UI beside
-// it. A path no route matches answers docs/API.md §2's 404 through the error handler.
-func New(d Deps) *fiber.App {
-	a := NewServer(d)
-	app := fiber.New(a.Config())
-	for _, m := range a.Middleware() {
-		app.Use(m)
-	}
-	a.Mount(app)
-	return app
-}
-
 // Config is the app's configuration, with the one error handler of the app.
 func (a *Server) Config() fiber.Config {
 	return fiber.Config{
