@@ -23,7 +23,10 @@ type TokenStore interface {
 	Lookup(ctx context.Context, id string) (tenants.WebhookToken, error)
 }
 
-// Deps is what the API needs; package cmd wires it.
+// Deps is what the API needs; package cmd wires it. Handlers hand the stores and operations
+// c.UserContext(), never c.Context(): that is fasthttp's request context, reset and reused once
+// the request is answered, while goroutines the database driver starts (database/sql's
+// rows watcher) may still read it, a data race the race detector reports at shutdown.
 type Deps struct {
 	Keys     tenants.KeyStore
 	Tenants  tenants.TenantStore
@@ -171,7 +174,7 @@ func (a *Server) Mount(app *fiber.App) {
 
 // ready answers /readyz: while the database does not answer, the shared 503 of docs/API.md §2.
 func (s *server) ready(c *fiber.Ctx) error {
-	ctx, cancel := context.WithTimeout(c.Context(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(c.UserContext(), 2*time.Second)
 	defer cancel()
 	if err := s.Ready(ctx); err != nil {
 		return fmt.Errorf("readiness: %w: %w", tenants.ErrUnavailable, err)

@@ -45,7 +45,7 @@ func (s *server) mailchimpAuth(obj, act string) fiber.Handler {
 		if !ok {
 			return denied
 		}
-		t, err := s.Tokens.Lookup(c.Context(), id)
+		t, err := s.Tokens.Lookup(c.UserContext(), id)
 		if errors.Is(err, tenants.ErrNotFound) {
 			return denied
 		}
@@ -72,7 +72,7 @@ func (s *server) sendgridAuth(obj, act string) fiber.Handler {
 			return key(c)
 		}
 		denied := unauthorized("Invalid SendGrid webhook signature.")
-		t, err := s.Tenants.Get(c.Context(), c.Query("tenant"))
+		t, err := s.Tenants.Get(c.UserContext(), c.Query("tenant"))
 		if errors.Is(err, tenants.ErrNotFound) {
 			return denied
 		}
@@ -91,7 +91,7 @@ func (s *server) sendgridAuth(obj, act string) fiber.Handler {
 
 // admitTenant admits a webhook credential that is good for its unsubscribe path alone.
 func (s *server) admitTenant(c *fiber.Ctx, tenantID, actor, obj, act string) error {
-	t, err := s.Tenants.Get(c.Context(), tenantID)
+	t, err := s.Tenants.Get(c.UserContext(), tenantID)
 	if errors.Is(err, tenants.ErrNotFound) {
 		return unauthorized("Unknown tenant.")
 	}
@@ -142,7 +142,7 @@ func (s *server) unsubscribe(provider string) fiber.Handler {
 				continue
 			}
 			seen[id] = true
-			n, err := s.Ops.Unsubscribe(c.Context(), a.tenant.ID, a.actor, provider, requestID(c), id)
+			n, err := s.Ops.Unsubscribe(c.UserContext(), a.tenant.ID, a.actor, provider, requestID(c), id)
 			if err != nil {
 				return err
 			}
