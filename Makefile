@@ -18,8 +18,8 @@ check-generated: ## Fail when a committed _templ.go file is stale.
 # batcher and the webhook diagnostics; the API's rate limiter and key-use writes; the admin's
 # sign-in throttle) with the handlers and views over it. The rest runs without it: under -race
 # the MongoDB store's tests (the FerretDB stand-in instrumented too) take about 3 times as long
-# and the scenario tests of cmd/consentforms about 4 times, past CI's 15-minute budget
-# (README.md, Measurements).
+# and the scenario tests of cmd/consentforms 2 to 4 times, which would take a fresh run past
+# CI's 15-minute budget (README.md, Measurements).
 RACE_PKGS = $(shell $(GO) list ./tenants/... ./sqlite ./api ./admin ./web ./policies ./requestid)
 OTHER_PKGS = $(filter-out $(RACE_PKGS),$(shell $(GO) list ./...))
 
