@@ -11,7 +11,6 @@ import (
 
 	"github.com/consentforms/consentforms/policies"
 	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/consentforms/consentforms/tenants/webhook"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
@@ -19,10 +18,12 @@ import (
 
 // Deps is what the admin UI needs; package cmd wires it.
 type Deps struct {
-	Store    Store
-	Ops      *ops.Service
-	Enforcer *policies.Enforcer
-	Logger   *slog.Logger
+	Store Store
+	Ops   Operations
+	// Diagnostics reads and records inbound webhook deliveries (nil: none kept).
+	Diagnostics WebhookDiagnostics
+	Enforcer    *policies.Enforcer
+	Logger      *slog.Logger
 	// SessionKeys are the keys that sign session tokens, the current one first, then those
 	// still accepted after a rotation; the CSRF and flash keys are derived from each. Called
 	// on every request, so that a rotation reaches a running server. nil: Secret alone.
@@ -81,6 +82,9 @@ func newHandler(d Deps) *handler {
 	}
 	if d.Logger == nil {
 		d.Logger = slog.Default()
+	}
+	if d.Ops == nil {
+		d.Ops = unwired{}
 	}
 	for _, f := range []*func(string){&d.PurgeKey, &d.PurgeTenant} {
 		if *f == nil {

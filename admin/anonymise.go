@@ -34,7 +34,7 @@ func (h *handler) renderPreview(c *fiber.Ctx, s *session, status int, email, pho
 	}
 	return h.render(c, status, web.AnonymisePreview(web.AnonymisePreviewPage{
 		Layout: h.layout(c, s, "Anonymise: review", web.NavAnonymise), Email: email, Phone: phone,
-		Counts: recordCounts(counts), Errors: errs, CanExport: h.Enforcer.RoleAllows(s.Staff.Role, "admin:gdpr", "export")}))
+		Counts: recordCounts(counts), Errors: errs, CanExport: h.may(s, permGDPRExport)}))
 }
 
 func (h *handler) anonymise(c *fiber.Ctx, s *session) error {

@@ -36,7 +36,7 @@ func (h *handler) auditView(ctx context.Context, s *session, entries []tenants.A
 
 func (h *handler) actorNames(ctx context.Context, s *session, entries []tenants.AuditEntry) (actorNames, error) {
 	n := actorNames{staff: map[string]tenants.Staff{}, keys: map[string]string{},
-		showEmail: h.Enforcer.RoleAllows(s.Staff.Role, "admin:contact", "read"), tenantView: !isPlatformAdmin(s)}
+		showEmail: h.may(s, permContactRead), tenantView: !isPlatformAdmin(s)}
 	if len(entries) == 0 {
 		return n, nil
 	}

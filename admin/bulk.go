@@ -20,7 +20,7 @@ func (h *handler) bulkList(c *fiber.Ctx, s *session) error {
 
 func (h *handler) renderBulkList(c *fiber.Ctx, s *session, status int, text string, errs web.FieldErrors) error {
 	ctx := c.UserContext()
-	list, err := h.Ops.Bulk.ListBulk(ctx, s.TenantID)
+	list, err := h.Store.Bulk.ListBulk(ctx, s.TenantID)
 	if err != nil {
 		return err
 	}
@@ -71,14 +71,14 @@ func (h *handler) bulkRequest(c *fiber.Ctx, s *session) error {
 
 func (h *handler) bulkPage(c *fiber.Ctx, s *session) error {
 	ctx := c.UserContext()
-	b, err := h.Ops.Bulk.GetBulk(ctx, s.TenantID, pathID(c))
+	b, err := h.Store.Bulk.GetBulk(ctx, s.TenantID, pathID(c))
 	if err != nil {
 		return err
 	}
 	own := b.RequestedBy == s.Staff.ID
 	return h.render(c, fiber.StatusOK, web.Bulk(web.BulkPage{Layout: h.layout(c, s, "Bulk erasure request", web.NavAnonymise),
 		Bulk: bulkItem(b, h.staffNames(ctx, s.TenantID)), Own: own,
-		CanDecide: !own && h.Enforcer.RoleAllows(s.Staff.Role, "admin:bulk", "approve")}))
+		CanDecide: !own && h.may(s, permBulkApprove)}))
 }
 
 func (h *handler) bulkApprove(c *fiber.Ctx, s *session) error { return h.bulkDecide(c, s, true) }

@@ -34,7 +34,7 @@ func (h *handler) renderChoose(c *fiber.Ctx, s *session, status int, prompt bool
 		return err
 	}
 	// Nothing is preselected, not even the current tenant: the choice is always made, not taken.
-	p := choosePage{Layout: h.layout(c, s, "Choose a tenant", "tenant"), Next: next, Prompt: prompt,
+	p := web.ChoosePage{Layout: h.layout(c, s, "Choose a tenant", "tenant"), Next: next, Prompt: prompt,
 		Total: len(list), Searchable: len(list) >= chooseSearchFrom, Error: errMsg}
 	if p.Searchable {
 		p.Query = strings.TrimSpace(c.Query("q"))
@@ -50,7 +50,7 @@ func (h *handler) renderChoose(c *fiber.Ctx, s *session, status int, prompt bool
 		}
 		p.Tenants = append(p.Tenants, web.Option{Value: t.ID, Label: label})
 	}
-	return h.render(c, status, chooseTenantView(p))
+	return h.render(c, status, web.ChooseTenant(p))
 }
 
 func (h *handler) chooseTenant(c *fiber.Ctx, s *session) error {

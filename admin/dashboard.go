@@ -27,7 +27,7 @@ func (h *handler) dashboard(c *fiber.Ctx, s *session) error {
 	}
 	p.Consents = web.ConsentCounts{PrimaryPurpose: statusCounts(stats.PrimaryPurpose),
 		GeneralContactEmail: statusCounts(stats.GeneralContactEmail), GeneralContactPhone: statusCounts(stats.GeneralContactPhone)}
-	if h.Enforcer.RoleAllows(s.Staff.Role, "admin:audit", "read") {
+	if h.may(s, permAuditRead) {
 		entries, err := h.listAudit(ctx, s, tenants.AuditFilter{Limit: recentActivity})
 		if err != nil {
 			return err

@@ -35,7 +35,7 @@ func (h *handler) renderEndpoints(c *fiber.Ctx, s *session, status int, url stri
 		return err
 	}
 	p := web.EndpointsPage{Layout: h.layout(c, s, "Outgoing webhooks", web.NavWebhooks), EventTypes: tenants.EventTypes,
-		FormURL: url, FormEvents: events, Errors: errs, CanManage: h.Enforcer.RoleAllows(s.Staff.Role, "admin:endpoints", "write")}
+		FormURL: url, FormEvents: events, Errors: errs, CanManage: h.may(s, permEndpointsWrite)}
 	for _, e := range list {
 		p.Endpoints = append(p.Endpoints, endpointItem(e))
 	}
@@ -96,7 +96,7 @@ func (h *handler) endpointLog(c *fiber.Ctx, s *session) error {
 		return err
 	}
 	p := web.DeliveriesPage{Layout: h.layout(c, s, "Delivery log", web.NavWebhooks), Endpoint: endpointItem(e),
-		CanManage: h.Enforcer.RoleAllows(s.Staff.Role, "admin:endpoints", "write")}
+		CanManage: h.may(s, permEndpointsWrite)}
 	for _, d := range list {
 		item := web.DeliveryItem{EventID: d.EventID, Type: d.Type, CreatedAt: d.CreatedAt, Status: d.Status, Attempts: d.Attempts,
 			LastAt: d.LastAt, LastResult: d.LastResult}

@@ -21,7 +21,7 @@ func (h *handler) forms(c *fiber.Ctx, s *session) error {
 		items[i] = web.FormItem{ID: f.FormID, Name: f.Name, Open: f.Open, FieldCount: len(f.Fields), CreatedAt: f.CreatedAt}
 	}
 	return h.render(c, fiber.StatusOK, web.Forms(web.FormsPage{Layout: h.layout(c, s, "Forms", web.NavForms),
-		Forms: items, CanEdit: h.Enforcer.RoleAllows(s.Staff.Role, "admin:forms", "write")}))
+		Forms: items, CanEdit: h.may(s, permFormsWrite)}))
 }
 
 func (h *handler) formNew(c *fiber.Ctx, s *session) error {
@@ -53,7 +53,7 @@ func (h *handler) formEdit(c *fiber.Ctx, s *session) error {
 		return err
 	}
 	return h.render(c, fiber.StatusOK, web.FormEdit(web.FormEditPage{Layout: h.layout(c, s, "Form "+f.FormID, web.NavForms),
-		Form: formInput(f), CanEdit: h.Enforcer.RoleAllows(s.Staff.Role, "admin:forms", "write"),
+		Form: formInput(f), CanEdit: h.may(s, permFormsWrite),
 		Webhooks: h.providerWebhooks(c, s), RetentionDue: due}))
 }
 

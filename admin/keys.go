@@ -25,7 +25,7 @@ func (h *handler) renderKeys(c *fiber.Ctx, s *session, status int, in web.KeyInp
 		items[i] = keyItem(k)
 	}
 	return h.render(c, status, web.Keys(web.KeysPage{Layout: h.layout(c, s, "API keys", web.NavKeys), Keys: items,
-		Form: in, Errors: errs, CanManage: h.Enforcer.RoleAllows(s.Staff.Role, "admin:keys", "write"), Now: h.now()}))
+		Form: in, Errors: errs, CanManage: h.may(s, permKeysWrite), Now: h.now()}))
 }
 
 // keyIssue issues a key and shows its plaintext, this once.

@@ -16,7 +16,7 @@ import (
 // permission to read it (support and up). A viewer, who sees contact data masked, could
 // otherwise confirm whether a given address is on file.
 func (h *handler) mayFindPeople(s *session) bool {
-	return h.Enforcer.RoleAllows(s.Staff.Role, "admin:contact", "read")
+	return h.may(s, permContactRead)
 }
 
 func (h *handler) findPersonPage(c *fiber.Ctx, s *session) error {
@@ -46,7 +46,7 @@ func (h *handler) findPerson(c *fiber.Ctx, s *session) error {
 
 func (h *handler) findPersonView(c *fiber.Ctx, s *session, email, phone string) web.FindPersonPage {
 	return web.FindPersonPage{Layout: h.layout(c, s, "Find a person", web.NavSubmissions), Email: email, Phone: phone,
-		CanAnonymise: h.Enforcer.RoleAllows(s.Staff.Role, "admin:gdpr", "anonymise")}
+		CanAnonymise: h.may(s, permGDPRAnonymise)}
 }
 
 func personRecord(r tenants.Record, now time.Time) web.PersonRecord {

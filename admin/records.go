@@ -74,5 +74,5 @@ func (h *handler) renderRecord(c *fiber.Ctx, s *session, r tenants.Record, other
 		title = "Submission " + r.PublicID
 	}
 	return h.render(c, fiber.StatusOK, web.Submission(web.SubmissionPage{Layout: h.layout(c, s, title, web.NavSubmissions),
-		Submission: d, Others: others, ShowPersonal: h.Enforcer.RoleAllows(s.Staff.Role, "admin:contact", "read")}))
+		Submission: d, Others: others, ShowPersonal: h.may(s, permContactRead)}))
 }

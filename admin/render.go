@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/a-h/templ"
+	"github.com/consentforms/consentforms/requestid"
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
@@ -37,7 +38,7 @@ func (h *handler) navAllowed(s *session, key string) bool {
 	for _, n := range web.NavCatalogue() {
 		if n.Key == key {
 			a, ok := h.navAccess[n.Href]
-			return ok && h.Enforcer.RoleAllows(s.Staff.Role, a.obj, a.act)
+			return ok && h.may(s, a)
 		}
 	}
 	return false
@@ -54,7 +55,7 @@ func (h *handler) fail(c *fiber.Ctx, s *session, err error) error {
 		status = fiber.StatusServiceUnavailable
 		c.Set(fiber.HeaderRetryAfter, "5")
 	}
-	rid := c.GetRespHeader("X-Request-ID")
+	rid := requestID(c)
 	if status >= 500 {
 		h.Ops.ObserveError(err) // counted by store operation in the metrics
 		h.log.Error("admin request failed", "route", c.Route().Path, "method", c.Method(), "requestId", rid, "err", err)
@@ -68,7 +69,7 @@ func (h *handler) forbidden(c *fiber.Ctx, s *session) error { return h.forbidden
 
 func (h *handler) forbiddenMsg(c *fiber.Ctx, s *session, msg string) error {
 	p := web.ErrorPage{Layout: h.layout(c, s, "Not allowed", ""), Status: fiber.StatusForbidden, Message: msg,
-		RequestID: c.GetRespHeader("X-Request-ID")}
+		RequestID: requestID(c)}
 	return h.render(c, fiber.StatusForbidden, web.Forbidden(p))
 }
 
@@ -85,7 +86,7 @@ func (h *handler) notFound(c *fiber.Ctx) error {
 		s, _ = h.loadSession(c, cl) // best effort: the page is shown either way
 	}
 	p := web.ErrorPage{Layout: h.layout(c, s, "Not found", ""), Status: fiber.StatusNotFound,
-		RequestID: c.GetRespHeader("X-Request-ID")}
+		RequestID: requestID(c)}
 	return h.render(c, fiber.StatusNotFound, web.Error(p))
 }
 
@@ -138,8 +139,8 @@ func success(text string) web.Flash { return web.Flash{Kind: web.FlashSuccess, T
 // actor names the signed-in user in the audit log: never the e-mail address.
 func actor(s *session) string { return "staff:" + s.Staff.ID }
 
-// requestID is the id the API's request middleware gave this request.
-func requestID(c *fiber.Ctx) string { return c.GetRespHeader("X-Request-ID") }
+// requestID is the id the app's request middleware gave this request.
+var requestID = requestid.Of
 
 // baseURL is the origin the browser reached the service at, for the webhook URLs shown.
 func baseURL(c *fiber.Ctx) string { return c.Protocol() + "://" + c.Hostname() }

@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/consentforms/consentforms/web"
@@ -41,8 +42,6 @@ const (
 // routes is the route table, and so the authorization table: every admin route with the
 // casbin object and action it needs (policies/policy.csv).
 func (h *handler) routes() []route {
-	t := func(obj, act string) access { return access{obj: obj, act: act, tenant: true} }
-	a := func(obj, act string) access { return access{obj: obj, act: act} }
 	return []route{
 		{get, web.PathLogin, access{}, public, h.loginPage},
 		{post, web.PathLogin, access{}, public, h.login},
@@ -50,72 +49,72 @@ func (h *handler) routes() []route {
 		{get, web.PathPassword, access{}, anyStaff, h.passwordPage},
 		{post, web.PathPassword, access{}, anyStaff, h.passwordChange},
 
-		{get, web.PathDashboard, t("admin:dashboard", "read"), signedIn, h.dashboard},
-		{get, web.PathChooseTenant, a("admin:tenants", "switch"), signedIn, h.chooseTenantPage},
-		{post, web.PathChooseTenant, a("admin:tenants", "switch"), signedIn, h.chooseTenant},
+		{get, web.PathDashboard, tenantData(permDashboardRead), signedIn, h.dashboard},
+		{get, web.PathChooseTenant, permTenantsSwitch, signedIn, h.chooseTenantPage},
+		{post, web.PathChooseTenant, permTenantsSwitch, signedIn, h.chooseTenant},
 
-		{get, web.PathForms, t("admin:forms", "read"), signedIn, h.forms},
-		{get, web.PathFormNew, t("admin:forms", "write"), signedIn, h.formNew},
-		{post, web.PathForms, t("admin:forms", "write"), signedIn, h.formCreate},
-		{get, web.PathForms + "/:id", t("admin:forms", "read"), signedIn, h.formEdit},
-		{post, web.PathForms + "/:id", t("admin:forms", "write"), signedIn, h.formSave},
+		{get, web.PathForms, tenantData(permFormsRead), signedIn, h.forms},
+		{get, web.PathFormNew, tenantData(permFormsWrite), signedIn, h.formNew},
+		{post, web.PathForms, tenantData(permFormsWrite), signedIn, h.formCreate},
+		{get, web.PathForms + "/:id", tenantData(permFormsRead), signedIn, h.formEdit},
+		{post, web.PathForms + "/:id", tenantData(permFormsWrite), signedIn, h.formSave},
 
-		{get, web.PathKeys, t("admin:keys", "read"), signedIn, h.keys},
-		{post, web.PathKeys, t("admin:keys", "write"), signedIn, h.keyIssue},
-		{post, web.PathKeys + "/:id/revoke", t("admin:keys", "write"), signedIn, h.keyRevoke},
+		{get, web.PathKeys, tenantData(permKeysRead), signedIn, h.keys},
+		{post, web.PathKeys, tenantData(permKeysWrite), signedIn, h.keyIssue},
+		{post, web.PathKeys + "/:id/revoke", tenantData(permKeysWrite), signedIn, h.keyRevoke},
 
-		{get, web.PathWebhooks, t("admin:webhooks", "read"), signedIn, h.webhooks},
-		{post, web.PathMailchimpTokens, t("admin:webhooks", "write"), signedIn, h.tokenIssue},
-		{post, web.PathMailchimpTokens + "/:id/revoke", t("admin:webhooks", "write"), signedIn, h.tokenRevoke},
-		{post, web.PathSendGridKey, t("admin:webhooks", "write"), signedIn, h.sendGridKeySave},
-		{post, web.PathSendGridKeyClear, t("admin:webhooks", "write"), signedIn, h.sendGridKeyClear},
-		{post, web.PathWebhookTests + "/:provider", t("admin:webhooks", "write"), signedIn, h.webhookTest},
+		{get, web.PathWebhooks, tenantData(permWebhooksRead), signedIn, h.webhooks},
+		{post, web.PathMailchimpTokens, tenantData(permWebhooksWrite), signedIn, h.tokenIssue},
+		{post, web.PathMailchimpTokens + "/:id/revoke", tenantData(permWebhooksWrite), signedIn, h.tokenRevoke},
+		{post, web.PathSendGridKey, tenantData(permWebhooksWrite), signedIn, h.sendGridKeySave},
+		{post, web.PathSendGridKeyClear, tenantData(permWebhooksWrite), signedIn, h.sendGridKeyClear},
+		{post, web.PathWebhookTests + "/:provider", tenantData(permWebhooksWrite), signedIn, h.webhookTest},
 
-		{get, web.PathEndpoints, t("admin:endpoints", "read"), signedIn, h.endpoints},
-		{post, web.PathEndpoints, t("admin:endpoints", "write"), signedIn, h.endpointCreate},
-		{get, web.PathEndpoints + "/:id", t("admin:endpoints", "read"), signedIn, h.endpointLog},
-		{post, web.PathEndpoints + "/:id/delete", t("admin:endpoints", "write"), signedIn, h.endpointDelete},
-		{post, web.PathEndpoints + "/:id/enable", t("admin:endpoints", "write"), signedIn, h.endpointEnable},
+		{get, web.PathEndpoints, tenantData(permEndpointsRead), signedIn, h.endpoints},
+		{post, web.PathEndpoints, tenantData(permEndpointsWrite), signedIn, h.endpointCreate},
+		{get, web.PathEndpoints + "/:id", tenantData(permEndpointsRead), signedIn, h.endpointLog},
+		{post, web.PathEndpoints + "/:id/delete", tenantData(permEndpointsWrite), signedIn, h.endpointDelete},
+		{post, web.PathEndpoints + "/:id/enable", tenantData(permEndpointsWrite), signedIn, h.endpointEnable},
 
-		{get, web.PathSubmissions, t("admin:submissions", "read"), signedIn, h.submissions},
+		{get, web.PathSubmissions, tenantData(permSubmissionsRead), signedIn, h.submissions},
 		// Finding a person by e-mail or phone reads contact data; before /:id, which would take "find".
-		{get, web.PathFindPerson, t("admin:contact", "read"), signedIn, h.findPersonPage},
-		{post, web.PathFindPerson, t("admin:contact", "read"), signedIn, h.findPerson},
-		{get, web.PathSubmissions + "/:id", t("admin:submissions", "read"), signedIn, h.submission},
-		{get, web.PathRecords + "/:id", t("admin:submissions", "read"), signedIn, h.record},
+		{get, web.PathFindPerson, tenantData(permContactRead), signedIn, h.findPersonPage},
+		{post, web.PathFindPerson, tenantData(permContactRead), signedIn, h.findPerson},
+		{get, web.PathSubmissions + "/:id", tenantData(permSubmissionsRead), signedIn, h.submission},
+		{get, web.PathRecords + "/:id", tenantData(permSubmissionsRead), signedIn, h.record},
 
-		{get, web.PathAnonymise, t("admin:gdpr", "anonymise"), signedIn, h.anonymiseSearch},
-		{post, web.PathAnonymisePreview, t("admin:gdpr", "anonymise"), signedIn, h.anonymisePreview},
-		{post, web.PathAnonymise, t("admin:gdpr", "anonymise"), signedIn, h.anonymise},
-		{post, web.PathExportPerson, t("admin:gdpr", "export"), signedIn, h.exportPerson},
+		{get, web.PathAnonymise, tenantData(permGDPRAnonymise), signedIn, h.anonymiseSearch},
+		{post, web.PathAnonymisePreview, tenantData(permGDPRAnonymise), signedIn, h.anonymisePreview},
+		{post, web.PathAnonymise, tenantData(permGDPRAnonymise), signedIn, h.anonymise},
+		{post, web.PathExportPerson, tenantData(permGDPRExport), signedIn, h.exportPerson},
 
 		// Bulk erasure: support staff request, a tenant admin other than the requester approves.
-		{get, web.PathBulk, t("admin:bulk", "request"), signedIn, h.bulkList},
-		{post, web.PathBulkPreview, t("admin:bulk", "request"), signedIn, h.bulkPreview},
-		{post, web.PathBulk, t("admin:bulk", "request"), signedIn, h.bulkRequest},
-		{get, web.PathBulk + "/:id", t("admin:bulk", "request"), signedIn, h.bulkPage},
-		{post, web.PathBulk + "/:id/approve", t("admin:bulk", "approve"), signedIn, h.bulkApprove},
-		{post, web.PathBulk + "/:id/reject", t("admin:bulk", "approve"), signedIn, h.bulkReject},
+		{get, web.PathBulk, tenantData(permBulkRequest), signedIn, h.bulkList},
+		{post, web.PathBulkPreview, tenantData(permBulkRequest), signedIn, h.bulkPreview},
+		{post, web.PathBulk, tenantData(permBulkRequest), signedIn, h.bulkRequest},
+		{get, web.PathBulk + "/:id", tenantData(permBulkRequest), signedIn, h.bulkPage},
+		{post, web.PathBulk + "/:id/approve", tenantData(permBulkApprove), signedIn, h.bulkApprove},
+		{post, web.PathBulk + "/:id/reject", tenantData(permBulkApprove), signedIn, h.bulkReject},
 
 		// The re-permission list shows e-mail addresses and phone numbers.
-		{get, web.PathExpiring, t("admin:contact", "read"), signedIn, h.expiring},
-		{get, web.PathExpiringCSV, t("admin:contact", "read"), signedIn, h.expiringCSV},
+		{get, web.PathExpiring, tenantData(permContactRead), signedIn, h.expiring},
+		{get, web.PathExpiringCSV, tenantData(permContactRead), signedIn, h.expiringCSV},
 
-		{get, web.PathUnsubscribe, t("admin:unsubscribe", "write"), signedIn, h.unsubscribePage},
-		{post, web.PathUnsubscribe, t("admin:unsubscribe", "write"), signedIn, h.unsubscribe},
+		{get, web.PathUnsubscribe, tenantData(permUnsubscribeWrite), signedIn, h.unsubscribePage},
+		{post, web.PathUnsubscribe, tenantData(permUnsubscribeWrite), signedIn, h.unsubscribe},
 
 		// The audit log of a platform admin who has chosen no tenant spans every tenant.
-		{get, web.PathAudit, a("admin:audit", "read"), signedIn, h.auditLog},
-		{get, web.PathAuditExport, a("admin:audit", "export"), signedIn, h.auditExport},
+		{get, web.PathAudit, permAuditRead, signedIn, h.auditLog},
+		{get, web.PathAuditExport, permAuditExport, signedIn, h.auditExport},
 
-		{get, web.PathTenants, a("admin:tenants", "read"), signedIn, h.tenants},
-		{post, web.PathTenants, a("admin:tenants", "write"), signedIn, h.tenantCreate},
-		{post, web.PathTenantRetention, a("admin:tenants", "write"), signedIn, h.tenantRetention},
+		{get, web.PathTenants, permTenantsRead, signedIn, h.tenants},
+		{post, web.PathTenants, permTenantsWrite, signedIn, h.tenantCreate},
+		{post, web.PathTenantRetention, permTenantsWrite, signedIn, h.tenantRetention},
 
-		{get, web.PathStaff, a("admin:staff", "read"), signedIn, h.staff},
-		{post, web.PathStaff, a("admin:staff", "write"), signedIn, h.staffCreate},
-		{post, web.PathStaff + "/:id/disable", a("admin:staff", "write"), signedIn, h.staffDisable},
-		{post, web.PathStaff + "/:id/enable", a("admin:staff", "write"), signedIn, h.staffEnable},
+		{get, web.PathStaff, permStaffRead, signedIn, h.staff},
+		{post, web.PathStaff, permStaffWrite, signedIn, h.staffCreate},
+		{post, web.PathStaff + "/:id/disable", permStaffWrite, signedIn, h.staffDisable},
+		{post, web.PathStaff + "/:id/enable", permStaffWrite, signedIn, h.staffEnable},
 	}
 }
 
@@ -161,18 +160,18 @@ func (h *handler) wrap(r route) fiber.Handler {
 			return h.csrfRefused(c, nil)
 		}
 		s, err := h.loadSession(c, cl)
-		if err != nil {
-			return h.run(c, nil, func(*fiber.Ctx, *session) error { return err })
-		}
-		if s == nil {
+		if errors.Is(err, errSignedOut) {
 			h.clearSession(c)
 			return h.toLogin(c)
+		}
+		if err != nil {
+			return h.run(c, nil, func(*fiber.Ctx, *session) error { return err })
 		}
 		h.renew(c, s)
 		if s.Staff.MustChangePassword && r.path != web.PathPassword && r.path != web.PathLogout {
 			return c.Redirect(web.PathPassword, fiber.StatusSeeOther)
 		}
-		if r.who == signedIn && !h.Enforcer.RoleAllows(s.Staff.Role, r.obj, r.act) {
+		if r.who == signedIn && !h.may(s, r.access) {
 			return h.forbidden(c, s)
 		}
 		if r.tenant && s.TenantID == "" {

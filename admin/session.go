@@ -115,18 +115,21 @@ func sessionRef(id string) string {
 }
 
 // loadSession re-reads the user, so that a deleted or disabled user is signed out at once, and
-// resolves the tenant. A nil session with a nil error means the user is gone or disabled, or
-// their tenant is gone or suspended.
+// resolves the tenant. errSignedOut means the user is gone or disabled, or their tenant is
+// gone or suspended.
+// errSignedOut is loadSession's answer for a session whose user may no longer be signed in.
+var errSignedOut = errors.New("admin: signed out")
+
 func (h *handler) loadSession(c *fiber.Ctx, cl claims) (*session, error) {
 	st, err := h.Store.Staff.Lookup(c.UserContext(), cl.Subject)
 	if errors.Is(err, tenants.ErrNotFound) {
-		return nil, nil
+		return nil, errSignedOut
 	}
 	if err != nil {
 		return nil, err
 	}
 	if st.Disabled {
-		return nil, nil
+		return nil, errSignedOut
 	}
 	s := &session{claims: cl, Staff: st, TenantID: st.TenantID, CSRF: h.csrfFor(cl.SessionID)}
 	if st.Role == tenants.RolePlatformAdmin {
@@ -140,11 +143,11 @@ func (h *handler) loadSession(c *fiber.Ctx, cl claims) (*session, error) {
 	case errors.Is(err, tenants.ErrNotFound) && st.Role == tenants.RolePlatformAdmin:
 		s.TenantID, s.Tenant = "", "" // the chosen tenant is gone: choose again
 	case errors.Is(err, tenants.ErrNotFound):
-		return nil, nil // a tenant user whose tenant is gone has nothing to see
+		return nil, errSignedOut // a tenant user whose tenant is gone has nothing to see
 	case err != nil:
 		return nil, err
 	case !t.Active() && st.Role != tenants.RolePlatformAdmin:
-		return nil, nil // a suspended tenant's staff are signed out
+		return nil, errSignedOut // a suspended tenant's staff are signed out
 	default:
 		s.TenantName = t.Name
 	}

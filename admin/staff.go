@@ -31,7 +31,7 @@ func (h *handler) renderStaff(c *fiber.Ctx, s *session, status int, in web.Staff
 	}
 	names := map[string]string{s.TenantID: s.TenantName}
 	p := web.StaffPage{Layout: h.layout(c, s, "Staff", web.NavStaff), Form: in, Roles: assignableRoles(s.Staff.Role),
-		Errors: errs, CanManage: h.Enforcer.RoleAllows(s.Staff.Role, "admin:staff", "write")}
+		Errors: errs, CanManage: h.may(s, permStaffWrite)}
 	if isPlatformAdmin(s) {
 		all, err := h.Store.Tenants.List(ctx)
 		if err != nil {

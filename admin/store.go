@@ -21,6 +21,7 @@ type Store struct {
 	// Chains reads the audit chain's verifications (the audit page).
 	Chains ChainRepo
 	Outbox EndpointRepo
+	Bulk   BulkRepo
 }
 
 // TenantRepo manages tenants.

@@ -16,9 +16,9 @@ import (
 // tenant, with the URL to paste.
 func (h *handler) webhookDeliveries(c *fiber.Ctx, s *session) ([]web.WebhookDiagItem, error) {
 	var stats []tenants.WebhookStats
-	if h.Ops.WebhookDiag != nil {
+	if h.Diagnostics != nil {
 		var err error
-		if stats, err = h.Ops.WebhookDiag.Stats(c.UserContext(), s.TenantID); err != nil {
+		if stats, err = h.Diagnostics.Stats(c.UserContext(), s.TenantID); err != nil {
 			return nil, err
 		}
 	}
@@ -71,7 +71,7 @@ func (h *handler) webhookTest(c *fiber.Ctx, s *session) error {
 		}
 		revoked += n
 	}
-	h.Ops.WebhookDiag.Delivered(s.TenantID, provider, len(res.Events)+res.Ignored, revoked)
+	h.Diagnostics.Delivered(s.TenantID, provider, len(res.Events)+res.Ignored, revoked)
 	return h.redirect(c, web.PathWebhooks, success(fmt.Sprintf("Send test (%s): delivered — %d event(s) read, %d unsubscribe(s) applied (the sample address %s matches no one).",
 		providerLabel(provider), len(res.Events)+res.Ignored, revoked, unsubscribe.SampleAddress)))
 }

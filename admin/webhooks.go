@@ -26,7 +26,7 @@ func (h *handler) renderWebhooks(c *fiber.Ctx, s *session, status int, tokenName
 	}
 	p := web.WebhooksPage{Layout: h.layout(c, s, "Webhook credentials", web.NavWebhooks), TokenName: tokenName,
 		SendGridKey: t.SendGridPublicKey, SendGridKeySaved: t.SendGridPublicKey != "", Errors: errs,
-		CanManage: h.Enforcer.RoleAllows(s.Staff.Role, "admin:webhooks", "write")}
+		CanManage: h.may(s, permWebhooksWrite)}
 	if pasted != "" {
 		p.SendGridKey = pasted
 	}

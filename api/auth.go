@@ -44,7 +44,7 @@ func (s *server) keyWith(obj, act string, cred credential) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		a, err := s.authenticate(c.Context(), plain)
+		a, err := s.authenticate(c.UserContext(), plain)
 		if err != nil {
 			return err
 		}

@@ -12,7 +12,7 @@ func (s *server) anonymise(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	counts, err := s.Ops.Erase(c.Context(), authOf(c).tenant.ID, authOf(c).actor, requestID(c), id)
+	counts, err := s.Ops.Erase(c.UserContext(), authOf(c).tenant.ID, authOf(c).actor, requestID(c), id)
 	if err != nil {
 		return err
 	}

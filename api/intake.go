@@ -28,7 +28,7 @@ func (s *server) intake(c *fiber.Ctx, kind tenants.Kind) (string, error) {
 			vs = intake.FormUnknown(vs)
 		}
 	}
-	id, _, err := s.Ops.IngestDraft(c.Context(), a.tenant.ID, d, vs, a.actor, requestID(c))
+	id, _, err := s.Ops.IngestDraft(c.UserContext(), a.tenant.ID, d, vs, a.actor, requestID(c))
 	var refused tenants.Violations
 	if errors.As(err, &refused) {
 		return "", &refusedRecord{kind: kind, vs: refused}
@@ -38,7 +38,7 @@ func (s *server) intake(c *fiber.Ctx, kind tenants.Kind) (string, error) {
 
 // formOpen reports whether the tenant has formID open for submissions.
 func (s *server) formOpen(c *fiber.Ctx, tenantID, formID string) (bool, error) {
-	f, err := s.Forms.Get(c.Context(), tenantID, formID)
+	f, err := s.Forms.Get(c.UserContext(), tenantID, formID)
 	if errors.Is(err, tenants.ErrNotFound) {
 		return false, nil
 	}

@@ -17,7 +17,7 @@ func (s *server) exportPerson(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.Ops.Export(c.Context(), authOf(c).tenant.ID, authOf(c).actor, requestID(c), id)
+	out, err := s.Ops.Export(c.UserContext(), authOf(c).tenant.ID, authOf(c).actor, requestID(c), id)
 	if err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ func (s *server) expiring(c *fiber.Ctx) error {
 		}
 		r.Limit = n
 	}
-	page, err := s.Ops.Expiring(c.Context(), authOf(c).tenant.ID, authOf(c).actor, requestID(c), r)
+	page, err := s.Ops.Expiring(c.UserContext(), authOf(c).tenant.ID, authOf(c).actor, requestID(c), r)
 	if errors.Is(err, ops.ErrBadCursor) {
 		return violationError(ops.BadCursor)
 	}

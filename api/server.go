@@ -5,15 +5,15 @@ package api
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
+	"fmt"
 	"log/slog"
 	"strings"
 	"time"
 
 	"github.com/consentforms/consentforms/policies"
+	"github.com/consentforms/consentforms/requestid"
 	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/ops"
+	"github.com/consentforms/consentforms/tenants/unsubscribe"
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/recover"
 )
@@ -25,14 +25,17 @@ type TokenStore interface {
 	Touch(ctx context.Context, id string, now time.Time) error
 }
 
-// Deps is what the API needs; package cmd wires it.
+// Deps is what the API needs; package cmd wires it. Handlers hand the stores and operations
+// c.UserContext(), never c.Context(): that is fasthttp's request context, reset and reused once
+// the request is answered, while goroutines the database driver starts (database/sql's
+// rows watcher) may still read it, a data race the race detector reports at shutdown.
 type Deps struct {
 	Keys     tenants.KeyStore
 	Tenants  tenants.TenantStore
 	Forms    tenants.FormStore
 	Records  tenants.RecordStore
 	Tokens   TokenStore
-	Ops      *ops.Service
+	Ops      Operations
 	Enforcer *policies.Enforcer
 	// Ready reports whether the database answers (GET /readyz).
 	Ready  func(ctx context.Context) error
@@ -94,40 +97,57 @@ func hsts(c *fiber.Ctx) error {
 	return c.Next()
 }
 
-// New builds the Fiber app with every API route; the admin UI mounts on the same app.
-// A path no route matches answers docs/API.md §2's 404 through the error handler.
-func New(d Deps) *fiber.App {
+// Server is the API before it is mounted. Package cmd builds the one app from its Config and
+// Middleware, which the admin UI shares, then mounts the API's routes and the admin's.
+type Server struct{ s *server }
+
+// NewServer prepares the API's handlers; nothing is registered yet.
+func NewServer(d Deps) *Server {
 	if d.BodyLimit <= 0 {
 		d.BodyLimit = DefaultBodyLimit
 	}
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	s := &server{Deps: d, log: d.Logger, limiter: newLimiter(), touched: newTouches()}
-	app := fiber.New(fiber.Config{
+	if d.Ops == nil {
+		d.Ops = unwired{}
+	}
+	return &Server{&server{Deps: d, log: d.Logger, limiter: newLimiter(), touched: newTouches()}}
+}
+
+// Config is the app's configuration, with the one error handler of the app.
+func (a *Server) Config() fiber.Config {
+	return fiber.Config{
 		AppName: "consentforms",
 		// Request strings are copied out of fasthttp's reused buffers, so nothing kept past a
 		// request (cache keys, throttle keys, audit request ids) can change under our feet.
 		Immutable: true,
-		BodyLimit: d.BodyLimit + transportSlack,
+		BodyLimit: a.s.BodyLimit + transportSlack,
 		// The transport would parse every multipart body as it reads it, before any handler
 		// could refuse it; nothing here takes multipart, and the admin refuses it unread.
 		DisablePreParseMultipartForm: true,
-		ErrorHandler:                 s.errorHandler,
+		ErrorHandler:                 a.s.errorHandler,
 		// The scheme and host (cookies' Secure flag, URLs shown, HSTS) come from X-Forwarded-*
 		// headers only when the peer is a trusted proxy; with none configured, never.
 		EnableTrustedProxyCheck: true,
-		TrustedProxies:          d.TrustedProxies,
+		TrustedProxies:          a.s.TrustedProxies,
 		DisableStartupMessage:   true,
 		ReadTimeout:             30 * time.Second,
 		WriteTimeout:            60 * time.Second,
 		IdleTimeout:             120 * time.Second,
-	})
-	app.Use(recover.New())
-	app.Use(s.requestLog)
-	app.Use(refuseEncoded)
-	app.Use(hsts)
-	app.Use(s.bodyLimit)
+	}
+}
+
+// Middleware runs before every route of the app, the admin UI's included, in order: recovery,
+// the request id and log line, the refusal of encoded bodies, HSTS, the body limit.
+func (a *Server) Middleware() []fiber.Handler {
+	return []fiber.Handler{recover.New(), a.s.requestLog, refuseEncoded, hsts, a.s.bodyLimit}
+}
+
+// Mount registers the health checks and the API's route table: each route with the casbin
+// object and action its credential must be allowed (policies/policy.csv).
+func (a *Server) Mount(app *fiber.App) {
+	s := a.s
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	app.Get("/readyz", s.ready)
 
@@ -144,39 +164,31 @@ func New(d Deps) *fiber.App {
 	v1.Post("/phone-call-tasks", s.key("api:records", "write"), s.postPhoneCallTask)
 	v1.Post("/gdpr/search-and-anonymise", s.key("api:gdpr", "anonymise"), s.anonymise)
 	v1.Post("/gdpr/export", s.key("api:gdpr", "export"), s.exportPerson)
+	// Each provider's path takes an API key allowed this object and action, or the credential
+	// that provider can present (docs/API.md §8.3); diagnoseRoutes records every delivery first.
 	s.diagnoseRoutes(v1)
-	s.unsubscribeRoutes(v1)
-	return app
+	for _, p := range unsubscribe.Providers() {
+		v1.Post("/"+p+"/unsubscribe", s.webhookAuth(p, "api:unsubscribe", "write"), s.unsubscribe(p))
+	}
+	// Mailchimp validates a webhook URL with an unauthenticated GET.
+	v1.Get("/mailchimp/unsubscribe", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"success": true}) })
 }
 
+// ready answers /readyz: while the database does not answer, the shared 503 of docs/API.md §2.
 func (s *server) ready(c *fiber.Ctx) error {
-	ctx, cancel := context.WithTimeout(c.Context(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(c.UserContext(), 2*time.Second)
 	defer cancel()
 	if err := s.Ready(ctx); err != nil {
-		s.log.Warn("not ready", "err", err)
-		c.Set(fiber.HeaderRetryAfter, "5")
-		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"error": "ServiceUnavailable",
-			"message": "The database is unreachable.", "details": fiber.Map{"retryAfter": 5}})
+		return fmt.Errorf("readiness: %w: %w", tenants.ErrUnavailable, err)
 	}
 	return c.JSON(fiber.Map{"status": "ready"})
 }
 
-const requestIDKey = "requestId"
-
-// requestLog gives every request an id (a sane client X-Request-ID is kept) and logs one
-// line per request: route pattern, status, duration. Never the body, the query string or
-// the path's values, which may carry personal data.
+// requestLog gives every request its id and logs one line per request: route pattern,
+// status, duration. Never the body, the query string or the path's values, which may carry
+// personal data.
 func (s *server) requestLog(c *fiber.Ctx) error {
-	// Cloned: Fiber's header values are views of a buffer reused after the request, and the id
-	// travels on in audit entries queued for the batch writer.
-	id := strings.Clone(c.Get("X-Request-ID"))
-	if !saneID(id) {
-		b := make([]byte, 12)
-		_, _ = rand.Read(b)
-		id = hex.EncodeToString(b)
-	}
-	c.Locals(requestIDKey, id)
-	c.Set("X-Request-ID", id)
+	requestid.Set(c)
 	start := time.Now()
 	err := c.Next()
 	if err != nil {
@@ -194,22 +206,8 @@ func (s *server) requestLog(c *fiber.Ctx) error {
 	return nil
 }
 
-func saneID(id string) bool {
-	if id == "" || len(id) > 64 {
-		return false
-	}
-	for _, r := range id {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
-			return false
-		}
-	}
-	return true
-}
-
-func requestID(c *fiber.Ctx) string {
-	id, _ := c.Locals(requestIDKey).(string)
-	return id
-}
+// requestID is the id requestLog gave the request.
+var requestID = requestid.Of
 
 // routeOf is the matched route's pattern, never the concrete path.
 func routeOf(c *fiber.Ctx) string {

@@ -38,7 +38,7 @@ type submissionView struct {
 // getSubmission is GET /api/v1/forms/submissions/{submission_id}.
 func (s *server) getSubmission(c *fiber.Ctx) error {
 	id := c.Params("id")
-	rec, err := s.Records.Get(c.Context(), authOf(c).tenant.ID, tenants.KindFormSubmission, id)
+	rec, err := s.Records.Get(c.UserContext(), authOf(c).tenant.ID, tenants.KindFormSubmission, id)
 	if errors.Is(err, tenants.ErrNotFound) {
 		return notFound("No submission with this id.")
 	}
@@ -68,7 +68,7 @@ func (s *server) getConsents(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.Ops.Consents(c.Context(), authOf(c).tenant.ID, id)
+	out, err := s.Ops.Consents(c.UserContext(), authOf(c).tenant.ID, id)
 	if err != nil {
 		return err
 	}

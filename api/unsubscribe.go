@@ -18,81 +18,81 @@ const (
 	sendgridTimestamp = "X-Twilio-Email-Event-Webhook-Timestamp"
 )
 
-// unsubscribeRoutes registers POST /api/v1/{provider}/unsubscribe for the five providers
-// (any other segment is 404) with the credentials each provider can present (docs/API.md §8.3).
-func (s *server) unsubscribeRoutes(v1 fiber.Router) {
-	for _, p := range unsubscribe.Providers() {
-		path := "/" + p + "/unsubscribe"
-		switch p {
-		case "mailjet", "postmark":
-			v1.Post(path, s.keyWith("api:unsubscribe", "write", bearerOrBasic), s.unsubscribe(p))
-		case "mailchimp":
-			v1.Post(path, s.mailchimpAuth, s.unsubscribe(p))
-			// Mailchimp validates a webhook URL with an unauthenticated GET.
-			v1.Get(path, func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"success": true}) })
-		case "sendgrid":
-			v1.Post(path, s.sendgridAuth, s.unsubscribe(p))
-		default:
-			v1.Post(path, s.key("api:unsubscribe", "write"), s.unsubscribe(p))
-		}
+// webhookAuth is the credential check of provider's unsubscribe path: an API key allowed act
+// on obj, or the credential that provider can present (docs/API.md §8.3).
+func (s *server) webhookAuth(provider, obj, act string) fiber.Handler {
+	switch provider {
+	case "mailjet", "postmark":
+		return s.keyWith(obj, act, bearerOrBasic)
+	case "mailchimp":
+		return s.mailchimpAuth(obj, act)
+	case "sendgrid":
+		return s.sendgridAuth(obj, act)
 	}
+	return s.key(obj, act)
 }
 
 // mailchimpAuth accepts the bearer key or the tenant's webhook token in ?token=.
-func (s *server) mailchimpAuth(c *fiber.Ctx) error {
-	token := c.Query("token")
-	if token == "" || c.Get(fiber.HeaderAuthorization) != "" {
-		return s.key("api:unsubscribe", "write")(c)
+func (s *server) mailchimpAuth(obj, act string) fiber.Handler {
+	key := s.key(obj, act)
+	return func(c *fiber.Ctx) error {
+		token := c.Query("token")
+		if token == "" || c.Get(fiber.HeaderAuthorization) != "" {
+			return key(c)
+		}
+		denied := unauthorized("Invalid or revoked webhook token.")
+		id, secret, ok := tenants.ParseWebhookToken(token)
+		if !ok {
+			return denied
+		}
+		t, err := s.Tokens.Lookup(c.UserContext(), id)
+		if errors.Is(err, tenants.ErrNotFound) {
+			return denied
+		}
+		if err != nil {
+			return err
+		}
+		if t.Provider != "mailchimp" {
+			return refuse(c, t.TenantID, tenants.RefusedWrongScope, denied)
+		}
+		if !t.Verify(secret) {
+			return refuse(c, t.TenantID, tenants.RefusedUnknownToken, denied)
+		}
+		s.touch(usedCredential{kindToken, t.ID}, s.Now())
+		return s.admitTenant(c, t.TenantID, "token:"+t.ID, obj, act)
 	}
-	denied := unauthorized("Invalid or revoked webhook token.")
-	id, secret, ok := tenants.ParseWebhookToken(token)
-	if !ok {
-		return denied
-	}
-	t, err := s.Tokens.Lookup(c.Context(), id)
-	if errors.Is(err, tenants.ErrNotFound) {
-		return denied
-	}
-	if err != nil {
-		return err
-	}
-	if t.Provider != "mailchimp" {
-		return refuse(c, t.TenantID, tenants.RefusedWrongScope, denied)
-	}
-	if !t.Verify(secret) {
-		return refuse(c, t.TenantID, tenants.RefusedUnknownToken, denied)
-	}
-	s.touch(usedCredential{kindToken, t.ID}, s.Now())
-	return s.admitTenant(c, t.TenantID, "token:"+t.ID)
 }
 
 // sendgridAuth accepts the bearer key or SendGrid's signed event webhook, verified with the
 // public key of the tenant named in ?tenant=.
-func (s *server) sendgridAuth(c *fiber.Ctx) error {
-	sig := c.Get(sendgridSignature)
-	if sig == "" || c.Get(fiber.HeaderAuthorization) != "" {
-		return s.key("api:unsubscribe", "write")(c)
+func (s *server) sendgridAuth(obj, act string) fiber.Handler {
+	key := s.key(obj, act)
+	return func(c *fiber.Ctx) error {
+		sig := c.Get(sendgridSignature)
+		if sig == "" || c.Get(fiber.HeaderAuthorization) != "" {
+			return key(c)
+		}
+		denied := unauthorized("Invalid SendGrid webhook signature.")
+		t, err := s.Tenants.Get(c.UserContext(), c.Query("tenant"))
+		if errors.Is(err, tenants.ErrNotFound) {
+			return denied
+		}
+		if err != nil {
+			return err
+		}
+		if t.SendGridPublicKey == "" {
+			return refuse(c, t.ID, tenants.RefusedBadSignature, denied)
+		}
+		if err := unsubscribe.VerifySendGrid(t.SendGridPublicKey, sig, c.Get(sendgridTimestamp), c.Body(), s.Now()); err != nil {
+			return refuse(c, t.ID, sendgridRefusal(err), denied)
+		}
+		return s.admitTenant(c, t.ID, "sendgrid:"+t.ID, obj, act)
 	}
-	denied := unauthorized("Invalid SendGrid webhook signature.")
-	t, err := s.Tenants.Get(c.Context(), c.Query("tenant"))
-	if errors.Is(err, tenants.ErrNotFound) {
-		return denied
-	}
-	if err != nil {
-		return err
-	}
-	if t.SendGridPublicKey == "" {
-		return refuse(c, t.ID, tenants.RefusedBadSignature, denied)
-	}
-	if err := unsubscribe.VerifySendGrid(t.SendGridPublicKey, sig, c.Get(sendgridTimestamp), c.Body(), s.Now()); err != nil {
-		return refuse(c, t.ID, sendgridRefusal(err), denied)
-	}
-	return s.admitTenant(c, t.ID, "sendgrid:"+t.ID)
 }
 
 // admitTenant admits a webhook credential that is good for its unsubscribe path alone.
-func (s *server) admitTenant(c *fiber.Ctx, tenantID, actor string) error {
-	t, err := s.Tenants.Get(c.Context(), tenantID)
+func (s *server) admitTenant(c *fiber.Ctx, tenantID, actor, obj, act string) error {
+	t, err := s.Tenants.Get(c.UserContext(), tenantID)
 	if errors.Is(err, tenants.ErrNotFound) {
 		return unauthorized("Unknown tenant.")
 	}
@@ -102,7 +102,7 @@ func (s *server) admitTenant(c *fiber.Ctx, tenantID, actor string) error {
 	if !t.Active() {
 		return unauthorized("The tenant is suspended.")
 	}
-	return s.admit(c, &auth{tenant: t, scopes: []string{tenants.ScopeUnsubscribeWrite}, actor: actor}, "api:unsubscribe", "write")
+	return s.admit(c, &auth{tenant: t, scopes: []string{tenants.ScopeUnsubscribeWrite}, actor: actor}, obj, act)
 }
 
 // unsubscribe handles one provider's unsubscribe path: the generic body or the provider's
@@ -143,7 +143,7 @@ func (s *server) unsubscribe(provider string) fiber.Handler {
 				continue
 			}
 			seen[id] = true
-			n, err := s.Ops.Unsubscribe(c.Context(), a.tenant.ID, a.actor, provider, requestID(c), id)
+			n, err := s.Ops.Unsubscribe(c.UserContext(), a.tenant.ID, a.actor, provider, requestID(c), id)
 			if err != nil {
 				return err
 			}

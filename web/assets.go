@@ -5,10 +5,8 @@ import (
 	"embed"
 	"encoding/hex"
 	"io/fs"
-	"net/http"
 	"path"
 	"strings"
-	"time"
 )
 
 // static holds the vendored htmx (2.0.11, 0BSD, from the npm package htmx.org: dist/htmx.min.js)
@@ -76,15 +74,6 @@ func contentType(name string) string {
 	return "application/octet-stream"
 }
 
-// Assets returns the embedded static files under their plain names (app.css, htmx.min.js).
-func Assets() fs.FS {
-	sub, err := fs.Sub(static, "static")
-	if err != nil {
-		panic("web: " + err.Error()) // cannot happen: "static" is a valid path
-	}
-	return sub
-}
-
 // AssetPath returns the URL of an embedded file under its content-hashed name,
 // e.g. AssetPath("app.css") = "/admin/static/app.3f2a9c1b.css". The URL changes whenever
 // the content does, so it can be cached forever. An unknown name is returned unhashed.
@@ -108,24 +97,3 @@ func Asset(hashedName string) (data []byte, contentType string, ok bool) {
 // AssetCacheControl is the Cache-Control value for responses from Asset: hashed names never
 // change content.
 const AssetCacheControl = "public, max-age=31536000, immutable"
-
-// AssetHandler serves the hashed assets at any path ending in a hashed name (mount it at
-// StaticPrefix) with long-lived cache headers; anything else is 404.
-func AssetHandler() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-			return
-		}
-		a, ok := assets.byHashed[path.Base(r.URL.Path)]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", a.contentType)
-		w.Header().Set("Cache-Control", AssetCacheControl)
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		http.ServeContent(w, r, a.hashed, time.Time{}, strings.NewReader(a.data))
-	})
-}

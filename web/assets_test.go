@@ -1,9 +1,6 @@
 package web
 
 import (
-	"io/fs"
-	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -32,34 +29,6 @@ func TestAssetPathIsContentHashed(t *testing.T) {
 	js, ct, ok := Asset(strings.TrimPrefix(AssetPath("htmx.min.js"), StaticPrefix))
 	if !ok || ct != "text/javascript; charset=utf-8" || !strings.Contains(string(js), "htmx") {
 		t.Errorf("htmx asset: %v %q", ok, ct)
-	}
-}
-
-func TestAssetsFS(t *testing.T) {
-	for _, name := range []string{"app.css", "htmx.min.js", "csvfile.js"} {
-		if _, err := fs.Stat(Assets(), name); err != nil {
-			t.Errorf("Assets() lacks %s: %v", name, err)
-		}
-	}
-}
-
-func TestAssetHandler(t *testing.T) {
-	h := AssetHandler()
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, AssetPath("app.css"), nil))
-	if rec.Code != http.StatusOK || rec.Header().Get("Cache-Control") != AssetCacheControl ||
-		rec.Header().Get("Content-Type") != "text/css; charset=utf-8" {
-		t.Errorf("GET css: %d %v", rec.Code, rec.Header())
-	}
-	rec = httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, StaticPrefix+"app.00000000.css", nil))
-	if rec.Code != http.StatusNotFound {
-		t.Errorf("stale name: %d", rec.Code)
-	}
-	rec = httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, AssetPath("app.css"), nil))
-	if rec.Code != http.StatusMethodNotAllowed {
-		t.Errorf("POST: %d", rec.Code)
 	}
 }
 

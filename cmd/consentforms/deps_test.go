@@ -32,6 +32,7 @@ func TestDependenciesPointInward(t *testing.T) {
 		"./mongo":       {"api", "admin", "web", "sqlite", "policies", "cmd"},
 		"./sqlite":      {"api", "admin", "web", "mongo", "policies", "cmd"},
 		"./policies":    {"tenants", "api", "admin", "web", "mongo", "sqlite", "cmd"},
+		"./requestid":   {"tenants", "api", "admin", "web", "mongo", "sqlite", "policies", "cmd"},
 	}
 	for pkg, bad := range forbidden {
 		out, err := exec.Command("go", "list", "-deps", mod+strings.TrimPrefix(pkg, "./")).Output()
@@ -43,6 +44,25 @@ func TestDependenciesPointInward(t *testing.T) {
 				if strings.HasPrefix(dep, mod+b+"/") || dep == mod+b {
 					t.Errorf("%s depends on %s", pkg, dep)
 				}
+			}
+		}
+	}
+}
+
+// TestDomainImportsNoFrameworkOrDriver: the domain is plain Go over plain structs; neither
+// Fiber (nor its fasthttp), nor a database driver, nor templ reaches tenants/... (README.md,
+// Architecture).
+func TestDomainImportsNoFrameworkOrDriver(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/consentforms/consentforms/tenants/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	forbidden := []string{"github.com/gofiber/", "github.com/valyala/fasthttp", "go.mongodb.org/mongo-driver",
+		"modernc.org/sqlite", "github.com/a-h/templ"}
+	for _, dep := range strings.Fields(string(out)) {
+		for _, f := range forbidden {
+			if strings.HasPrefix(dep, f) {
+				t.Errorf("tenants/... depends on %s", dep)
 			}
 		}
 	}

@@ -9,17 +9,11 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/netip"
 	"time"
 
-	"github.com/consentforms/consentforms/admin"
-	"github.com/consentforms/consentforms/api"
-	"github.com/consentforms/consentforms/policies"
 	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/cache"
 	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/consentforms/consentforms/tenants/webhook"
-	"github.com/gofiber/fiber/v2"
 )
 
 // shutdownGrace bounds how long in-flight requests may finish after SIGTERM.
@@ -140,27 +134,6 @@ func storeName(cfg Config) string {
 	return "sqlite"
 }
 
-// build wires the store, the domain operations, the API and the admin UI.
-func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Prefix, hooks webhook.Policy, log *slog.Logger, m *metrics) (*fiber.App, *ops.Service, error) {
-	enf, err := policies.New()
-	if err != nil {
-		return nil, nil, err
-	}
-	svc := &ops.Service{Records: store.Records, Forms: store.Forms, Writer: store.Writer,
-		Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now, Rights: store.Records, Audit: store.Audit, Catalogue: catalogue{store},
-		Observer: m, Bulk: store.Bulk}
-	svc.WebhookDiag = &ops.WebhookDiagnostics{Repo: store.WebhookDiag, Now: time.Now}
-	apiKeys, tens, forms := cache.NewKeys(store.APIKeys), cache.NewTenants(store.Tenants), cache.NewForms(store.Forms)
-	app := api.New(api.Deps{Keys: apiKeys, Tenants: tens, Forms: forms, Records: store.Records, Tokens: store.Tokens,
-		Ops: svc, Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now, TrustedProxies: prefixStrings(proxies),
-		ObserveRequest: m.Request, Diagnostics: svc.WebhookDiag})
-	admin.Mount(app, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
-		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions,
-		Chains: store.AuditChains, Outbox: store.Outbox}, Ops: svc, WebhookPolicy: hooks,
-		Enforcer: enf, Logger: log, SessionKeys: ring.SessionKeys, TrustedProxies: proxies, PurgeKey: apiKeys.Purge, PurgeForm: forms.Purge, PurgeTenant: tens.Purge, Now: time.Now})
-	return app, svc, nil
-}
-
 func expiryLoop(ctx context.Context, svc *ops.Service, log *slog.Logger) {
 	t := time.NewTicker(expiryEvery)
 	defer t.Stop()
@@ -207,12 +180,4 @@ func firstAdmin(ctx context.Context, store tenants.Stores, cfg Config, stdout io
 		fmt.Fprintf(stdout, "Platform admin created: %s (password from CONSENTFORMS_ADMIN_PASSWORD)\n", email)
 	}
 	return nil
-}
-
-func prefixStrings(ps []netip.Prefix) []string {
-	out := make([]string, len(ps))
-	for i, p := range ps {
-		out[i] = p.String()
-	}
-	return out
 }

@@ -56,11 +56,6 @@ func Providers() []string {
 	return []string{"brevo", "mailchimp", "sendgrid", "mailjet", "postmark"}
 }
 
-// Known reports whether name is one of them.
-func Known(name string) bool {
-	return adapterFor(name) != nil
-}
-
 // Parse turns a request body to a provider's unsubscribe path into events.
 func Parse(provider, contentType string, body []byte) (Result, error) {
 	parse := adapterFor(provider)

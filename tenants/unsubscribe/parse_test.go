@@ -229,13 +229,13 @@ func TestProviders(t *testing.T) {
 		t.Error("Providers() shares its slice")
 	}
 	for _, p := range want {
-		if !Known(p) {
-			t.Errorf("Known(%q) = false", p)
+		if adapterFor(p) == nil {
+			t.Errorf("no adapter for %q", p)
 		}
 	}
 	for _, p := range []string{"", "campaign", "BREVO", "sendinblue"} {
-		if Known(p) {
-			t.Errorf("Known(%q) = true", p)
+		if adapterFor(p) != nil {
+			t.Errorf("an adapter for %q", p)
 		}
 	}
 }

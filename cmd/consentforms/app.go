@@ -1,0 +1,58 @@
+package main
+
+import (
+	"log/slog"
+	"net/netip"
+	"time"
+
+	"github.com/consentforms/consentforms/admin"
+	"github.com/consentforms/consentforms/api"
+	"github.com/consentforms/consentforms/policies"
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/cache"
+	"github.com/consentforms/consentforms/tenants/ops"
+	"github.com/consentforms/consentforms/tenants/webhook"
+	"github.com/gofiber/fiber/v2"
+)
+
+// build wires the store, the domain operations, the API and the admin UI.
+func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Prefix, hooks webhook.Policy, log *slog.Logger, m *metrics) (*fiber.App, *ops.Service, error) {
+	enf, err := policies.New()
+	if err != nil {
+		return nil, nil, err
+	}
+	svc := &ops.Service{Records: store.Records, Forms: store.Forms, Writer: store.Writer,
+		Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now, Rights: store.Records, Audit: store.Audit, Catalogue: catalogue{store},
+		Observer: m, Bulk: store.Bulk}
+	svc.WebhookDiag = &ops.WebhookDiagnostics{Repo: store.WebhookDiag, Now: time.Now}
+	apiKeys, tens, forms := cache.NewKeys(store.APIKeys), cache.NewTenants(store.Tenants), cache.NewForms(store.Forms)
+	a := api.NewServer(api.Deps{Keys: apiKeys, Tenants: tens, Forms: forms, Records: store.Records, Tokens: store.Tokens,
+		Ops: svc, Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now, TrustedProxies: prefixStrings(proxies),
+		ObserveRequest: m.Request, Diagnostics: svc.WebhookDiag})
+	app := newApp(a, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
+		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions,
+		Chains: store.AuditChains, Outbox: store.Outbox, Bulk: store.Bulk}, Ops: svc, Diagnostics: svc.WebhookDiag, WebhookPolicy: hooks,
+		Enforcer: enf, Logger: log, SessionKeys: ring.SessionKeys, TrustedProxies: proxies, PurgeKey: apiKeys.Purge, PurgeForm: forms.Purge, PurgeTenant: tens.Purge, Now: time.Now})
+	return app, svc, nil
+}
+
+// newApp builds the one Fiber app: the API's configuration and error handler, the middleware
+// every route shares (recovery, request id and log line, encoded-body refusal, HSTS, body
+// limit), the health checks and the API under /api/v1, then the admin UI under /admin.
+func newApp(a *api.Server, ad admin.Deps) *fiber.App {
+	app := fiber.New(a.Config())
+	for _, mw := range a.Middleware() {
+		app.Use(mw)
+	}
+	a.Mount(app)
+	admin.Mount(app, ad)
+	return app
+}
+
+func prefixStrings(ps []netip.Prefix) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.String()
+	}
+	return out
+}
