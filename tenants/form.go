@@ -3,7 +3,16 @@ package tenants
 import "time"
 
 // Field types a form definition can declare.
-var FieldTypes = []string{"text", "number", "boolean", "date", "choice"}
+const (
+	FieldText    = "text"
+	FieldNumber  = "number"
+	FieldBoolean = "boolean"
+	FieldDate    = "date"
+	FieldChoice  = "choice"
+)
+
+// FieldTypes lists the field types in the order forms offer them.
+var FieldTypes = []string{FieldText, FieldNumber, FieldBoolean, FieldDate, FieldChoice}
 
 // FieldDef declares one custom field of a form; Personal marks it as personal data to erase.
 type FieldDef struct {

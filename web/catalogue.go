@@ -1,6 +1,10 @@
 package web
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/consentforms/consentforms/tenants"
+)
 
 // ScopeOptions lists the API key scopes in the order the issue form shows them, each with
 // what it allows.
@@ -37,24 +41,41 @@ func StatusOptions() []Option {
 	}
 }
 
+// The consents under their API names (the domain's, tenants.ConsentName).
+const (
+	ConsentPrimaryPurpose      = string(tenants.ConsentPrimaryPurpose)
+	ConsentGeneralContactEmail = string(tenants.ConsentGeneralContactEmail)
+	ConsentGeneralContactPhone = string(tenants.ConsentGeneralContactPhone)
+)
+
 // ConsentOptions lists the three consents by their API names.
 func ConsentOptions() []Option {
 	return []Option{
-		{Value: "primaryPurpose", Label: "Primary purpose"},
-		{Value: "generalContactEmail", Label: "General contact by e-mail"},
-		{Value: "generalContactPhone", Label: "General contact by phone"},
+		{Value: ConsentPrimaryPurpose, Label: "Primary purpose"},
+		{Value: ConsentGeneralContactEmail, Label: "General contact by e-mail"},
+		{Value: ConsentGeneralContactPhone, Label: "General contact by phone"},
 	}
+}
+
+// ConsentLabel is a consent's label ("General contact by e-mail"); an unknown name is
+// returned as it is.
+func ConsentLabel(name string) string {
+	for _, o := range ConsentOptions() {
+		if o.Value == name {
+			return o.Label
+		}
+	}
+	return name
 }
 
 // ConsentPhrase is a consent's label as running text ("general contact by e-mail"); an
 // unknown name is returned as it is.
 func ConsentPhrase(name string) string {
-	for _, o := range ConsentOptions() {
-		if o.Value == name {
-			return strings.ToLower(o.Label[:1]) + o.Label[1:]
-		}
+	l := ConsentLabel(name)
+	if l == name {
+		return name
 	}
-	return name
+	return strings.ToLower(l[:1]) + l[1:]
 }
 
 // ProviderWebhooks returns the unsubscribe webhook URL of every provider under baseURL

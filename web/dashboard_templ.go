@@ -79,15 +79,15 @@ func Dashboard(p DashboardPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = consentCountRow("primaryPurpose", "Primary purpose", p.Consents.PrimaryPurpose).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = consentCountRow(ConsentPrimaryPurpose, ConsentLabel(ConsentPrimaryPurpose), p.Consents.PrimaryPurpose).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = consentCountRow("generalContactEmail", "General contact by e-mail", p.Consents.GeneralContactEmail).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = consentCountRow(ConsentGeneralContactEmail, ConsentLabel(ConsentGeneralContactEmail), p.Consents.GeneralContactEmail).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = consentCountRow("generalContactPhone", "General contact by phone", p.Consents.GeneralContactPhone).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = consentCountRow(ConsentGeneralContactPhone, ConsentLabel(ConsentGeneralContactPhone), p.Consents.GeneralContactPhone).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

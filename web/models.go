@@ -1,9 +1,15 @@
 // Package web holds the admin UI's presentation: templ components, the view models they
 // render, and the embedded static assets. Handlers in package admin fill the view models
 // (plain structs) and render the components; nothing here touches the store or the request.
+// Of the domain it reads only the names of things (scopes, statuses, kinds, consents, field
+// types), from package tenants, so that each is defined once.
 package web
 
-import "time"
+import (
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+)
 
 // Layout is the frame every page shares: title, the signed-in user, navigation, CSRF token
 // and one flash message.
@@ -133,11 +139,11 @@ type DashboardPage struct {
 
 // Custom field types a form can declare.
 const (
-	FieldText    = "text"
-	FieldNumber  = "number"
-	FieldBoolean = "boolean"
-	FieldDate    = "date"
-	FieldChoice  = "choice"
+	FieldText    = tenants.FieldText
+	FieldNumber  = tenants.FieldNumber
+	FieldBoolean = tenants.FieldBoolean
+	FieldDate    = tenants.FieldDate
+	FieldChoice  = tenants.FieldChoice
 )
 
 // FormItem is one row of the forms list.
@@ -200,13 +206,13 @@ type FormEditPage struct {
 
 // The API key scopes (docs/API.md §1.3).
 const (
-	ScopeSubmissionsWrite = "submissions:write"
-	ScopeRecordsWrite     = "records:write"
-	ScopeSubmissionsRead  = "submissions:read"
-	ScopeGDPRAnonymise    = "gdpr:anonymise"
-	ScopeUnsubscribeWrite = "unsubscribe:write"
-	ScopeGDPRExport       = "gdpr:export"
-	ScopeAll              = "all"
+	ScopeSubmissionsWrite = tenants.ScopeSubmissionsWrite
+	ScopeRecordsWrite     = tenants.ScopeRecordsWrite
+	ScopeSubmissionsRead  = tenants.ScopeSubmissionsRead
+	ScopeGDPRAnonymise    = tenants.ScopeGDPRAnonymise
+	ScopeUnsubscribeWrite = tenants.ScopeUnsubscribeWrite
+	ScopeGDPRExport       = tenants.ScopeGDPRExport
+	ScopeAll              = tenants.ScopeAll
 )
 
 // KeyItem is one API key as listed; the secret is never part of it.

@@ -1,21 +1,25 @@
 package web
 
-import "time"
+import (
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+)
 
 // The consent statuses (docs/API.md §4.2), as the badges show them.
 const (
-	StatusGranted    = "granted"
-	StatusExpired    = "expired"
-	StatusRevoked    = "revoked"
-	StatusNotGranted = "not_granted"
+	StatusGranted    = string(tenants.StatusGranted)
+	StatusExpired    = string(tenants.StatusExpired)
+	StatusRevoked    = string(tenants.StatusRevoked)
+	StatusNotGranted = string(tenants.StatusNotGranted)
 )
 
 // The record kinds under their API names.
 const (
-	KindFormSubmission = "formSubmission"
-	KindDigitisation   = "digitisationSubmission"
-	KindCanvassing     = "canvassingSubmission"
-	KindPhoneCallTask  = "phoneCallTask"
+	KindFormSubmission = string(tenants.KindFormSubmission)
+	KindDigitisation   = string(tenants.KindDigitisation)
+	KindCanvassing     = string(tenants.KindCanvassing)
+	KindPhoneCallTask  = string(tenants.KindPhoneCallTask)
 )
 
 // KindLabel is the human label of a record kind.

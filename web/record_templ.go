@@ -431,15 +431,15 @@ func consentsSection(c ConsentsView, show bool) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = consentRow("primaryPurpose", "Primary purpose", c.PrimaryPurpose, show).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = consentRow(ConsentPrimaryPurpose, ConsentLabel(ConsentPrimaryPurpose), c.PrimaryPurpose, show).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = consentRow("generalContactEmail", "General contact by e-mail", c.GeneralContactEmail, show).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = consentRow(ConsentGeneralContactEmail, ConsentLabel(ConsentGeneralContactEmail), c.GeneralContactEmail, show).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = consentRow("generalContactPhone", "General contact by phone", c.GeneralContactPhone, show).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = consentRow(ConsentGeneralContactPhone, ConsentLabel(ConsentGeneralContactPhone), c.GeneralContactPhone, show).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
