@@ -43,8 +43,11 @@ func (c Config) withDefaults() Config {
 // batch bounds what one pass reads; parallel bounds the attempts in flight at once, so that
 // one slow endpoint holds one slot and never the deliveries of other tenants.
 const (
-	batch    = 100
-	parallel = 16
+	batch = 100
+	// fanBatches bounds the fan-out of one pass: 50 batches a second is far more than intake
+	// can produce.
+	fanBatches = 50
+	parallel   = 16
 )
 
 // The delivery log keeps what was delivered or failed for logKept, pruned every pruneEvery.
@@ -91,10 +94,11 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	}
 }
 
-// Pass fans out the waiting events, a batch at a time until the outbox is empty, and makes
-// one attempt at each due delivery.
+// Pass fans out the waiting events, a batch at a time until the outbox is empty (at most
+// fanBatches batches, so that deliveries are never starved), and makes one attempt at each due
+// delivery.
 func (d *Dispatcher) Pass(ctx context.Context) error {
-	for {
+	for range fanBatches {
 		n, err := d.fan(ctx)
 		if err != nil {
 			return err
