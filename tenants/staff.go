@@ -35,15 +35,27 @@ type Staff struct {
 	MustChangePassword bool `bson:"mustChangePassword,omitempty" json:"mustChangePassword,omitempty"`
 }
 
-// The lengths of a staff password, in bytes: bcrypt reads no more than 72.
+// The lengths of a staff password, in bytes: bcrypt reads no more than 72. A person choosing
+// a password in the admin UI needs MinPasswordLength; an operator setting one from the command
+// line or the environment (staff create, staff set-password, CONSENTFORMS_ADMIN_PASSWORD)
+// needs MinOperatorPasswordLength, the rule scripts were written against, and such a password
+// set for someone else must be changed at first sign-in anyway.
 const (
-	MinPasswordLength = 12
-	MaxPasswordLength = 72
+	MinPasswordLength         = 12
+	MinOperatorPasswordLength = 10
+	MaxPasswordLength         = 72
 )
 
-// ValidPassword reports whether password has an accepted length.
+// ValidPassword reports whether password has an accepted length for a password a person
+// chooses in the admin UI.
 func ValidPassword(password string) bool {
 	return len(password) >= MinPasswordLength && len(password) <= MaxPasswordLength
+}
+
+// ValidOperatorPassword reports whether password has an accepted length for a password an
+// operator sets from the command line or the environment.
+func ValidOperatorPassword(password string) bool {
+	return len(password) >= MinOperatorPasswordLength && len(password) <= MaxPasswordLength
 }
 
 // NewStaff makes a user and hashes the password with bcrypt. The e-mail address, the role
@@ -58,8 +70,8 @@ func NewStaff(id, email, password, role, tenantID string, now time.Time) (Staff,
 
 // HashPassword checks a password's length and hashes it with bcrypt.
 func HashPassword(password string) (string, error) {
-	if !ValidPassword(password) {
-		return "", fmt.Errorf("password must be %d to %d characters", MinPasswordLength, MaxPasswordLength)
+	if !ValidOperatorPassword(password) {
+		return "", fmt.Errorf("password must be %d to %d characters", MinOperatorPasswordLength, MaxPasswordLength)
 	}
 	h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
 	if err != nil {

@@ -151,3 +151,33 @@ func TestFirstAdminMustChangePassword(t *testing.T) {
 		t.Errorf("the new password: %d %s", st, loc)
 	}
 }
+
+// TestOperatorPasswordsOfTenCharacters: scripts set passwords of 10 characters from the
+// environment and the CLI (the first admin, staff create, staff set-password), and those users
+// sign in; a password a person chooses in the admin UI needs 12.
+func TestOperatorPasswordsOfTenCharacters(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "CONSENTFORMS_ADMIN_EMAIL=ops@example.com", "CONSENTFORMS_ADMIN_PASSWORD=ten-chars1")
+	if st, _ := newAdminClient(t, s).signIn("ops@example.com", "ten-chars1"); st != 303 {
+		t.Fatalf("sign in with a 10-character password from the environment: %d, want 303", st)
+	}
+	tn := s.cli("tenant", "create", "--name", "Ops")["id"].(string)
+	s.cli("staff", "create", "--email", "ann@example.com", "--password", "annpass-10", "--role", "tenant_admin", "--tenant", tn)
+	if st, _ := newAdminClient(t, s).signIn("ann@example.com", "annpass-10"); st != 303 {
+		t.Errorf("sign in with a 10-character password from staff create: %d, want 303", st)
+	}
+	s.cli("staff", "set-password", "--email", "ann@example.com", "--password", "annpass-11")
+	a := newAdminClient(t, s)
+	if st, loc := a.signIn("ann@example.com", "annpass-11"); st != 303 || loc != "/admin/password" {
+		t.Fatalf("sign in after set-password: %d %s, want 303 to /admin/password", st, loc)
+	}
+	// Choosing her own password, Ann needs 12 characters.
+	a.get("/admin/password")
+	st, body, _ := a.post("/admin/password", url.Values{"current": {"annpass-11"}, "password": {"eleven-char"}, "confirm": {"eleven-char"}})
+	if st == 303 || !strings.Contains(body, "Use 12 to 72 characters.") {
+		t.Errorf("an 11-character password chosen in the admin UI: %d, want the form again with the rule", st)
+	}
+	if _, err := s.cliErr("staff", "create", "--email", "bob@example.com", "--password", "nine-char", "--role", "viewer", "--tenant", tn); err == nil {
+		t.Error("staff create took a 9-character password")
+	}
+}

@@ -11,7 +11,7 @@ import (
 )
 
 // cliActor is how the audit log names the CLI.
-var cliActor = provision.Actor{Name: "cli"}
+var cliActor = provision.Actor{Name: "cli", Operator: true}
 
 // provisioner runs the provisioning operations on an open store.
 func provisioner(s tenants.Stores) *provision.Service {
@@ -91,7 +91,7 @@ func createForm(ctx context.Context, s tenants.Stores, tenantID, formID, name st
 }
 
 func createStaff(ctx context.Context, s tenants.Stores, email, password, role, tenantID string) (any, error) {
-	st, err := provisioner(s).CreateStaff(ctx, cliActor, provision.StaffInput{Email: email, Password: password, Role: role, TenantID: tenantID})
+	st, err := provisioner(s).CreateStaff(ctx, cliActor, provision.StaffInput{Email: email, Password: password, Role: role, TenantID: tenantID, Operator: true})
 	if errors.Is(err, tenants.ErrConflict) {
 		return nil, errors.New("a staff user with this e-mail exists")
 	}

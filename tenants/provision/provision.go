@@ -86,6 +86,9 @@ type Service struct {
 type Actor struct {
 	Name      string
 	RequestID string
+	// Operator is set for the command line: a password it sets follows
+	// tenants.MinOperatorPasswordLength.
+	Operator bool
 }
 
 func (s *Service) now() time.Time { return s.Now().UTC() }

@@ -8,8 +8,25 @@ import (
 	"github.com/consentforms/consentforms/tenants"
 )
 
-// PasswordHint is what a refused staff password is told.
-var PasswordHint = "Use " + strconv.Itoa(tenants.MinPasswordLength) + " to " + strconv.Itoa(tenants.MaxPasswordLength) + " characters."
+// PasswordHint is what a refused staff password is told in the admin UI; OperatorPasswordHint
+// on the command line (tenants.MinOperatorPasswordLength).
+var (
+	PasswordHint         = "Use " + strconv.Itoa(tenants.MinPasswordLength) + " to " + strconv.Itoa(tenants.MaxPasswordLength) + " characters."
+	OperatorPasswordHint = "Use " + strconv.Itoa(tenants.MinOperatorPasswordLength) + " to " + strconv.Itoa(tenants.MaxPasswordLength) + " characters."
+)
+
+// passwordViolation is the refusal of a password that is too short or too long for who sets
+// it (an operator, or a person in the admin UI), or nil.
+func passwordViolation(password string, operator bool) *tenants.Violation {
+	ok, hint := tenants.ValidPassword(password), PasswordHint
+	if operator {
+		ok, hint = tenants.ValidOperatorPassword(password), OperatorPasswordHint
+	}
+	if ok {
+		return nil
+	}
+	return &tenants.Violation{Field: "password", Code: CodeOutOfRange, Message: hint}
+}
 
 // StaffInput is a staff user to create.
 type StaffInput struct {
@@ -17,6 +34,9 @@ type StaffInput struct {
 	Password string
 	Role     string
 	TenantID string // "" for a platform admin only
+	// Operator marks a user created from the command line or the environment, whose password
+	// follows tenants.MinOperatorPasswordLength.
+	Operator bool
 	// Roles are the roles the actor may give (an admin gives none above their own); nil:
 	// any role.
 	Roles []string
@@ -28,8 +48,8 @@ func (s *Service) CheckStaff(ctx context.Context, in StaffInput) (tenants.Violat
 	if !tenants.ValidStaffEmail(in.Email) {
 		c.add("email", CodeInvalid, "Give an e-mail address.")
 	}
-	if !tenants.ValidPassword(in.Password) {
-		c.add("password", CodeOutOfRange, PasswordHint)
+	if v := passwordViolation(in.Password, in.Operator); v != nil {
+		c.vs = append(c.vs, *v)
 	}
 	switch {
 	case !slices.Contains(tenants.Roles, in.Role):
@@ -66,7 +86,7 @@ func (s *Service) CreateStaff(ctx context.Context, a Actor, in StaffInput) (tena
 // CreateFirstAdmin creates the platform admin a new installation starts with. No audit entry
 // is written: no one acted, the service started.
 func (s *Service) CreateFirstAdmin(ctx context.Context, email, password string, mustChangePassword bool) (tenants.Staff, error) {
-	st, err := s.newStaff(ctx, StaffInput{Email: email, Password: password, Role: tenants.RolePlatformAdmin})
+	st, err := s.newStaff(ctx, StaffInput{Email: email, Password: password, Role: tenants.RolePlatformAdmin, Operator: true})
 	if err != nil {
 		return tenants.Staff{}, err
 	}
@@ -105,8 +125,8 @@ func (s *Service) SetStaffDisabled(ctx context.Context, a Actor, st tenants.Staf
 // for none). mustChange is set for a password someone else chose (an operator's reset): the
 // user must change it at their next sign-in.
 func (s *Service) SetStaffPassword(ctx context.Context, a Actor, st tenants.Staff, password string, mustChange bool, keepSession string) error {
-	if !tenants.ValidPassword(password) {
-		return tenants.Violations{{Field: "password", Code: CodeOutOfRange, Message: PasswordHint}}
+	if v := passwordViolation(password, a.Operator); v != nil {
+		return tenants.Violations{*v}
 	}
 	hash, err := tenants.HashPassword(password)
 	if err != nil {
