@@ -153,12 +153,13 @@ func TestFirstAdminMustChangePassword(t *testing.T) {
 }
 
 // TestOperatorPasswordsOfTenCharacters: scripts set passwords of 10 characters from the
-// environment and the CLI (the first admin, staff create, staff set-password), and those users
-// sign in; a password a person chooses in the admin UI needs 12.
+// environment and the CLI (the first admin, staff create, staff set-password), and local
+// account names such as admin@localhost, and those users sign in; a password a person chooses
+// in the admin UI needs 12.
 func TestOperatorPasswordsOfTenCharacters(t *testing.T) {
 	t.Parallel()
-	s := startServer(t, "CONSENTFORMS_ADMIN_EMAIL=ops@example.com", "CONSENTFORMS_ADMIN_PASSWORD=ten-chars1")
-	if st, _ := newAdminClient(t, s).signIn("ops@example.com", "ten-chars1"); st != 303 {
+	s := startServer(t, "CONSENTFORMS_ADMIN_EMAIL=admin@localhost", "CONSENTFORMS_ADMIN_PASSWORD=ten-chars1")
+	if st, _ := newAdminClient(t, s).signIn("admin@localhost", "ten-chars1"); st != 303 {
 		t.Fatalf("sign in with a 10-character password from the environment: %d, want 303", st)
 	}
 	tn := s.cli("tenant", "create", "--name", "Ops")["id"].(string)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/consentforms/consentforms/tenants"
 )
@@ -35,7 +36,7 @@ type StaffInput struct {
 	Role     string
 	TenantID string // "" for a platform admin only
 	// Operator marks a user created from the command line or the environment, whose password
-	// follows tenants.MinOperatorPasswordLength.
+	// follows tenants.MinOperatorPasswordLength and whose e-mail need only be non-empty.
 	Operator bool
 	// Roles are the roles the actor may give (an admin gives none above their own); nil:
 	// any role.
@@ -45,7 +46,12 @@ type StaffInput struct {
 // CheckStaff validates a new user: e-mail, password, role, and the tenant the role needs.
 func (s *Service) CheckStaff(ctx context.Context, in StaffInput) (tenants.Violations, error) {
 	var c checks
-	if !tenants.ValidStaffEmail(in.Email) {
+	// An operator names accounts as their installation does (admin@localhost is common and
+	// has always worked); the admin UI asks people for a deliverable address.
+	switch {
+	case strings.TrimSpace(in.Email) == "":
+		c.add("email", CodeRequired, "Give an e-mail address.")
+	case !in.Operator && !tenants.ValidStaffEmail(in.Email):
 		c.add("email", CodeInvalid, "Give an e-mail address.")
 	}
 	if v := passwordViolation(in.Password, in.Operator); v != nil {
