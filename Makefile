@@ -20,16 +20,24 @@ check-generated: ## Fail when a committed _templ.go file is stale.
 # the MongoDB store's tests (the FerretDB stand-in instrumented too) take about 3 times as long
 # and the scenario tests of cmd/consentforms 2 to 4 times, which would take a fresh run past
 # CI's 15-minute budget (README.md, Measurements).
+# TEST_TMPDIR keeps the tests' fresh stores (SQLite files, the MongoDB stand-in's files) in memory
+# where the machine has /dev/shm: an fsync there costs nothing, which halves the store-bound
+# packages' time (sqlite 3.9 s → 1.9 s, mongo 45 s → 23 s, the scenario tests 140 s → 50 s on
+# 2 cores). No test asserts durability against power loss, only against a killed process, which
+# tmpfs keeps as a disk does. Override with `make test TEST_TMPDIR=/tmp`.
+TEST_TMPDIR ?= $(shell test -d /dev/shm -a -w /dev/shm && echo /dev/shm || echo $${TMPDIR:-/tmp})
+TEST_ENV = TMPDIR=$(TEST_TMPDIR)
+
 RACE_PKGS = $(shell $(GO) list ./tenants/... ./sqlite ./api ./admin ./web ./policies ./requestid)
 OTHER_PKGS = $(filter-out $(RACE_PKGS),$(shell $(GO) list ./...))
 
 test: lint ## The whole suite: lint (gofmt, vet, staticcheck, generated files), every test on SQLite (RACE_PKGS with -race), then the API scenarios again on MongoDB (its stand-in, FerretDB, on loopback).
-	$(GO) test -race -count=1 -timeout 14m $(RACE_PKGS)
-	$(GO) test -count=1 -timeout 14m $(OTHER_PKGS)
+	$(TEST_ENV) $(GO) test -race -count=1 -timeout 14m $(RACE_PKGS)
+	$(TEST_ENV) $(GO) test -count=1 -timeout 14m $(OTHER_PKGS)
 	$(MAKE) test-mongo
 
 test-mongo: ## The API scenario and browser tests with MONGODB_URI set (FerretDB in the test process, on loopback).
-	CONSENTFORMS_TEST_STORE=mongo $(GO) test -count=1 -timeout 14m ./cmd/consentforms
+	$(TEST_ENV) CONSENTFORMS_TEST_STORE=mongo $(GO) test -count=1 -timeout 14m ./cmd/consentforms
 
 lint: check-generated ## gofmt, go vet, staticcheck.
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '_templ.go$$'))" || (gofmt -l $$(git ls-files '*.go' | grep -v '_templ.go$$') && exit 1)
