@@ -79,7 +79,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s := &Store{path: filepath.Join(dir, FileName)}
 	// Of processes starting at once, one at a time switches a new file to WAL and migrates:
 	// SQLite answers a second connection's switch with SQLITE_BUSY at once, without waiting.
-	unlock, err := lockMigrations(s.path)
+	unlock, err := lockMigrations(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -187,8 +187,13 @@ func prepareDir(dir string) error {
 			"which this version cannot read; move them away or use another CONSENTFORMS_DATA_DIR", dir, strings.Join(old, ", "))
 	}
 	// Create the file 0600 before SQLite does (it would use 0644); SQLite creates the WAL and
-	// shared-memory files with the database file's mode.
-	f, err := os.OpenFile(filepath.Join(dir, FileName), os.O_RDWR|os.O_CREATE, 0o600)
+	// shared-memory files with the database file's mode. An existing file is never opened
+	// here: closing a descriptor of it would drop the POSIX locks that SQLite holds on it in
+	// this process (another store open on the same dir, as the CLI beside a server).
+	f, err := os.OpenFile(filepath.Join(dir, FileName), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("create database file: %w", err)
 	}

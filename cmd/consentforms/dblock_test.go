@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/consentforms/consentforms/sqlite"
+)
+
+// TestServeChild is not a test: it runs the server when a test starts this binary as a
+// child process (CONSENTFORMS_TEST_CHILD=serve), so that a test can kill it.
+func TestServeChild(t *testing.T) {
+	if os.Getenv("CONSENTFORMS_TEST_CHILD") != "serve" {
+		t.Skip("runs only as a child process")
+	}
+	if err := run(context.Background(), []string{"serve"}, os.Getenv, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// childServer is the server in a process of its own on dir.
+type childServer struct {
+	URL    string
+	cmd    *exec.Cmd
+	stderr *syncBuffer
+}
+
+func startChild(t *testing.T, dir string, env ...string) *childServer {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	c := &childServer{URL: "http://" + addr, stderr: &syncBuffer{}}
+	c.cmd = exec.Command(os.Args[0], "-test.run=^TestServeChild$")
+	c.cmd.Env = append(os.Environ(), "CONSENTFORMS_TEST_CHILD=serve", "CONSENTFORMS_DATA_DIR="+dir, "CONSENTFORMS_ADDR="+addr,
+		"CONSENTFORMS_ADMIN_EMAIL=root@example.com", "CONSENTFORMS_ADMIN_PASSWORD=root-password-1")
+	c.cmd.Env = append(c.cmd.Env, env...)
+	c.cmd.Stdout, c.cmd.Stderr = io.Discard, c.stderr
+	if err := c.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.cmd.Process.Kill(); _ = c.cmd.Wait() })
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := http.Get(c.URL + "/readyz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return c
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("child server not ready: %v\n%s", err, c.stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// sqliteShell returns the sqlite3 shell's path; without it the test is skipped, except in CI,
+// where it is installed and its absence is a failure.
+func sqliteShell(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("sqlite3")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("the sqlite3 shell is missing (apt-get install sqlite3)")
+		}
+		t.Skip("the sqlite3 shell is not installed")
+	}
+	return p
+}
+
+func shell(t *testing.T, bin, db, sql string) string {
+	t.Helper()
+	out, err := exec.Command(bin, db, sql).CombinedOutput()
+	if err != nil {
+		t.Fatalf("sqlite3 %q: %v\n%s", sql, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestOperatorReadKeepsServerLocks: an operator reading the live database with the sqlite3
+// shell must not take the server's locks away. Afterwards 60 acknowledged writes survive a
+// SIGKILL, a backup holds them, the server writes into no deleted write-ahead log, and the
+// database passes its integrity check.
+func TestOperatorReadKeepsServerLocks(t *testing.T) {
+	t.Parallel()
+	if mongoURI != "" {
+		t.Skip("the embedded store's file locks")
+	}
+	bin := sqliteShell(t)
+	dir := t.TempDir()
+	getenv := func(k string) string {
+		if k == "CONSENTFORMS_DATA_DIR" {
+			return dir
+		}
+		return ""
+	}
+	cli := func(args ...string) string {
+		var out bytes.Buffer
+		if err := run(context.Background(), args, getenv, &out, io.Discard); err != nil {
+			t.Fatalf("cli %v: %v", args, err)
+		}
+		return out.String()
+	}
+	var created struct{ ID, Key string }
+	decode(t, cli("tenant", "create", "--name", "Locks"), &created)
+	tn := created.ID
+	cli("form", "create", "--tenant", tn, "--form-id", "petition")
+	decode(t, cli("key", "create", "--tenant", tn, "--scopes", "all"), &created)
+	key := created.Key
+
+	c := startChild(t, dir)
+	db := filepath.Join(dir, sqlite.FileName)
+	// The operator's ordinary read, a whole shell session that opens and closes the file.
+	if got := shell(t, bin, db, "SELECT count(*) FROM tenants;"); got != "1" {
+		t.Fatalf("tenants = %q", got)
+	}
+	const n = 60
+	for i := range n {
+		body := fmt.Sprintf(`{"form_id":"petition","submission_id":"lock-%d","consent_to_general_contact_email":true,"email":"p%d@example.org"}`, i, i)
+		req, _ := http.NewRequest("POST", c.URL+acceptPath, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+key)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("submission %d: %d", i, resp.StatusCode)
+		}
+	}
+	// The server writes into the log on disk, not into one the shell unlinked.
+	fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", c.cmd.Process.Pid))
+	for _, fd := range fds {
+		target, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", c.cmd.Process.Pid, fd.Name()))
+		if strings.Contains(target, sqlite.FileName) && strings.HasSuffix(target, "(deleted)") {
+			t.Errorf("the server holds a deleted file of the database: %s", target)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "backup.db")
+	cli("backup", "--out", out)
+	if got := shell(t, bin, out, "SELECT count(*) FROM records WHERE public_id LIKE 'lock-%';"); got != fmt.Sprint(n) {
+		t.Errorf("the backup holds %s of %d acknowledged submissions", got, n)
+	}
+
+	_ = c.cmd.Process.Signal(syscall.SIGKILL)
+	_ = c.cmd.Wait()
+	if got := shell(t, bin, db, "PRAGMA integrity_check;"); got != "ok" {
+		t.Errorf("integrity_check after SIGKILL: %s", got)
+	}
+	if got := shell(t, bin, db, "SELECT count(*) FROM records WHERE public_id LIKE 'lock-%';"); got != fmt.Sprint(n) {
+		t.Errorf("after SIGKILL the database holds %s of %d acknowledged submissions", got, n)
+	}
+}
+
+func decode(t *testing.T, s string, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(s), v); err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+}
