@@ -77,6 +77,9 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{path: filepath.Join(dir, FileName)}
+	if cfg.Observer != nil {
+		undecodable.Store(&cfg.Observer)
+	}
 	// Of processes starting at once, one at a time switches a new file to WAL and migrates:
 	// SQLite answers a second connection's switch with SQLITE_BUSY at once, without waiting.
 	unlock, err := lockMigrations(dir)
