@@ -64,7 +64,7 @@ func (s *server) admit(c *fiber.Ctx, a *auth, obj, act string) error {
 			Message: "Rate limit exceeded; retry after the given number of seconds.",
 			Details: map[string]any{"retryAfter": wait}, RetryAfter: wait}
 	}
-	return c.Next()
+	return s.readBody(c)
 }
 
 func presentedKey(header string, cred credential) (string, error) {

@@ -83,6 +83,9 @@ func (s *server) sendgridAuth(obj, act string) fiber.Handler {
 		if t.SendGridPublicKey == "" {
 			return refuse(c, t.ID, tenants.RefusedBadSignature, denied)
 		}
+		if err := s.loadBody(c); err != nil {
+			return err
+		}
 		if err := unsubscribe.VerifySendGrid(t.SendGridPublicKey, sig, c.Get(sendgridTimestamp), c.Body(), s.Now()); err != nil {
 			return refuse(c, t.ID, sendgridRefusal(err), denied)
 		}

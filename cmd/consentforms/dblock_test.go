@@ -37,9 +37,27 @@ type childServer struct {
 	URL    string
 	cmd    *exec.Cmd
 	stderr *syncBuffer
+	exited chan struct{} // closed once the process has exited
+}
+
+// alive reports whether the child still runs.
+func (c *childServer) alive() bool {
+	select {
+	case <-c.exited:
+		return false
+	default:
+		return true
+	}
 }
 
 func startChild(t *testing.T, dir string, env ...string) *childServer {
+	t.Helper()
+	return startChildLimited(t, dir, 0, env...)
+}
+
+// startChildLimited starts the child with an open-file limit of nofile (soft and hard), or the
+// test's own when 0.
+func startChildLimited(t *testing.T, dir string, nofile int, env ...string) *childServer {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -47,8 +65,11 @@ func startChild(t *testing.T, dir string, env ...string) *childServer {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	c := &childServer{URL: "http://" + addr, stderr: &syncBuffer{}}
+	c := &childServer{URL: "http://" + addr, stderr: &syncBuffer{}, exited: make(chan struct{})}
 	c.cmd = exec.Command(os.Args[0], "-test.run=^TestServeChild$")
+	if nofile > 0 {
+		c.cmd = exec.Command("/bin/sh", "-c", fmt.Sprintf(`ulimit -n %d && exec "$0" -test.run='^TestServeChild$'`, nofile), os.Args[0])
+	}
 	c.cmd.Env = append(os.Environ(), "CONSENTFORMS_TEST_CHILD=serve", "CONSENTFORMS_DATA_DIR="+dir, "CONSENTFORMS_ADDR="+addr,
 		"CONSENTFORMS_ADMIN_EMAIL=root@example.com", "CONSENTFORMS_ADMIN_PASSWORD=root-password-1")
 	c.cmd.Env = append(c.cmd.Env, env...)
@@ -56,7 +77,8 @@ func startChild(t *testing.T, dir string, env ...string) *childServer {
 	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.cmd.Process.Kill(); _ = c.cmd.Wait() })
+	go func() { _ = c.cmd.Wait(); close(c.exited) }()
+	t.Cleanup(func() { _ = c.cmd.Process.Kill(); <-c.exited })
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		resp, err := http.Get(c.URL + "/readyz")
@@ -66,7 +88,7 @@ func startChild(t *testing.T, dir string, env ...string) *childServer {
 				return c
 			}
 		}
-		if time.Now().After(deadline) {
+		if !c.alive() || time.Now().After(deadline) {
 			t.Fatalf("child server not ready: %v\n%s", err, c.stderr.String())
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -163,7 +185,7 @@ func TestOperatorReadKeepsServerLocks(t *testing.T) {
 	}
 
 	_ = c.cmd.Process.Signal(syscall.SIGKILL)
-	_ = c.cmd.Wait()
+	<-c.exited
 	if got := shell(t, bin, db, "PRAGMA integrity_check;"); got != "ok" {
 		t.Errorf("integrity_check after SIGKILL: %s", got)
 	}

@@ -6,9 +6,12 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/consentforms/consentforms/sqlite"
 )
@@ -111,5 +114,116 @@ func TestUndecodableRecordHarmsNoOne(t *testing.T) {
 	}
 	if got := erase(t, s, k, map[string]any{"email": "p0@example.org"}); got.FormSubmissions != 1 {
 		t.Errorf("erasing the person with the bad record: %+v", got)
+	}
+}
+
+// TestConnectionFloodKeepsServing: more idle connections without a request than the process
+// has file descriptors neither stop the server nor keep it from serving once they time out.
+// The child runs with 200 descriptors and a read timeout of 1 s; 300 connections are opened.
+func TestConnectionFloodKeepsServing(t *testing.T) {
+	t.Parallel()
+	if mongoURI != "" {
+		t.Skip("one store is enough for the transport")
+	}
+	dir := t.TempDir()
+	c := startChildLimited(t, dir, 200, "CONSENTFORMS_READ_TIMEOUT=1s")
+	addr := strings.TrimPrefix(c.URL, "http://")
+	var conns []net.Conn
+	defer func() {
+		for _, cn := range conns {
+			cn.Close()
+		}
+	}()
+	for range 300 {
+		cn, err := net.DialTimeout("tcp", addr, 2*time.Second)
+		if err != nil {
+			break
+		}
+		conns = append(conns, cn)
+	}
+	// Give the server time to meet every connection (and its descriptor limit) and to time the
+	// idle ones out; the flood's sockets stay open on this side.
+	time.Sleep(2500 * time.Millisecond)
+	if !c.alive() {
+		t.Fatalf("the server exited: %s", c.stderr.String())
+	}
+	resp, err := http.Get(c.URL + "/readyz")
+	if err != nil {
+		t.Fatalf("the server does not answer after the flood: %v\n%s", err, c.stderr.String())
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("readyz after the flood: %d", resp.StatusCode)
+	}
+}
+
+// rawRequest sends the head of a request with a declared body length of declared bytes and
+// the first len(sent) bytes of it, and returns the connection.
+func rawRequest(t *testing.T, url, path, key string, declared int, sent []byte) net.Conn {
+	t.Helper()
+	cn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	auth := ""
+	if key != "" {
+		auth = "Authorization: Bearer " + key + "\r\n"
+	}
+	fmt.Fprintf(cn, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n%sContent-Length: %d\r\n\r\n", path, auth, declared)
+	if _, err := cn.Write(sent); err != nil {
+		t.Fatal(err)
+	}
+	return cn
+}
+
+// statusLine reads the answer's status line within d, or "" if none comes.
+func statusLine(cn net.Conn, d time.Duration) string {
+	_ = cn.SetReadDeadline(time.Now().Add(d))
+	b := make([]byte, 64)
+	n, _ := io.ReadAtLeast(cn, b, 12)
+	line, _, _ := strings.Cut(string(b[:n]), "\r\n")
+	return line
+}
+
+// TestBodiesWaitForCredentials: a request without a credential is answered 401 from its
+// headers, without the server waiting for (and holding) its body; bodies of authenticated
+// requests being read at once are bounded in all (503 with Retry-After over the budget).
+func TestBodiesWaitForCredentials(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "CONSENTFORMS_MAX_BODY_BYTES_IN_FLIGHT=1500000")
+	tn := openTenant(s)
+	k := s.key(tn, "all")
+	// 100 connections each declaring 1 MiB and sending 16 KiB of it, none with a key.
+	var conns []net.Conn
+	defer func() {
+		for _, cn := range conns {
+			cn.Close()
+		}
+	}()
+	for range 100 {
+		conns = append(conns, rawRequest(t, s.URL, acceptPath, "", 1<<20, bytes.Repeat([]byte(" "), 16<<10)))
+	}
+	for i, cn := range conns {
+		if got := statusLine(cn, 5*time.Second); !strings.Contains(got, " 401 ") {
+			t.Fatalf("unauthenticated request %d with an unfinished body: %q, want 401 at once", i, got)
+		}
+	}
+	// One authenticated body of 1 MiB being read holds most of the 1.5 MB budget.
+	body := `{"form_id":"petition","consent_to_primary_purpose":true,"consent_to_primary_purpose_deadline_interval":"30d","pad":"` + strings.Repeat("x", 1<<20-200)
+	slow := rawRequest(t, s.URL, acceptPath, k, len(body)+2, []byte(body[:1<<19]))
+	defer slow.Close()
+	time.Sleep(200 * time.Millisecond)
+	r := s.do("POST", acceptPath, k, `{"form_id":"petition","consent_to_general_contact_email":true,"email":"b2@example.org","pad":"`+strings.Repeat("y", 800<<10)+`"}`)
+	if r.Status != 503 || r.Header.Get("Retry-After") == "" {
+		t.Errorf("a second large body over the in-flight budget: %d %s, want 503 with Retry-After", r.Status, r.Body)
+	}
+	if _, err := io.WriteString(slow, body[1<<19:]+`"}`); err != nil {
+		t.Fatal(err)
+	}
+	if got := statusLine(slow, 5*time.Second); !strings.Contains(got, " 200 ") {
+		t.Errorf("the slow body, once finished: %q, want 200", got)
+	}
+	if r := s.do("POST", acceptPath, k, validEmailSub); r.Status != 200 {
+		t.Errorf("after the budget is given back: %d %s", r.Status, r.Body)
 	}
 }
