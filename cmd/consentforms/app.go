@@ -33,7 +33,8 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 	app := newApp(a, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
 		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions,
 		Chains: store.AuditChains, Outbox: store.Outbox, Bulk: store.Bulk}, Ops: svc, Diagnostics: svc.WebhookDiag, WebhookPolicy: hooks,
-		Enforcer: enf, Logger: log, SessionKeys: ring.SessionKeys, TrustedProxies: proxies, PurgeKey: apiKeys.Purge, PurgeForm: forms.Purge, PurgeTenant: tens.Purge, Now: time.Now})
+		Enforcer: enf, Logger: log, SessionKeys: ring.SessionKeys, TrustedProxies: proxies, PurgeKey: apiKeys.Purge, PurgeForm: forms.Purge, PurgeTenant: tens.Purge, Now: time.Now,
+		PasswordChecks: lim.PasswordChecks})
 	return app, svc, nil
 }
 

@@ -8,8 +8,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -225,5 +227,44 @@ func TestBodiesWaitForCredentials(t *testing.T) {
 	}
 	if r := s.do("POST", acceptPath, k, validEmailSub); r.Status != 200 {
 		t.Errorf("after the budget is given back: %d %s", r.Status, r.Body)
+	}
+}
+
+// TestSignInPasswordChecksBounded: sign-in attempts from many addresses at once run at most
+// CONSENTFORMS_MAX_PASSWORD_CHECKS password checks together; the rest are answered 429 with
+// Retry-After, unchecked. Attempts without credentials are answered 401 without a check, and a
+// staff member signs in afterwards.
+func TestSignInPasswordChecksBounded(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "CONSENTFORMS_TRUSTED_PROXIES=127.0.0.1/32", "CONSENTFORMS_MAX_PASSWORD_CHECKS=1")
+	var mu sync.Mutex
+	counts := map[int]int{}
+	var wg sync.WaitGroup
+	for i := range 30 {
+		c := newAdminClient(t, s, fmt.Sprintf("X-Forwarded-For: 198.51.100.%d", i+1))
+		c.get("/admin/login")
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st, _, _ := c.post("/admin/login", url.Values{"email": {fmt.Sprintf("nobody%d@example.org", i)}, "password": {"wrong-password-0"}})
+			mu.Lock()
+			counts[st]++
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	t.Logf("30 sign-ins from 30 addresses with one password check at a time: %v", counts)
+	if counts[429] == 0 || counts[401]+counts[429] != 30 {
+		t.Errorf("30 parallel sign-ins with one check at a time: %v, want some 429 and the rest 401", counts)
+	}
+	empty := newAdminClient(t, s, "X-Forwarded-For: 203.0.113.50")
+	empty.get("/admin/login")
+	for range 10 {
+		if st, _, _ := empty.post("/admin/login", url.Values{"email": {""}, "password": {""}}); st != 401 {
+			t.Errorf("sign-in without credentials: %d, want 401", st)
+		}
+	}
+	if st, loc := newAdminClient(t, s, "X-Forwarded-For: 203.0.113.9").signIn("root@example.com", "root-password-1"); st != 303 {
+		t.Errorf("sign-in afterwards: %d %s, want 303", st, loc)
 	}
 }
