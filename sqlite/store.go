@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/pressly/goose/v3"
@@ -38,6 +40,8 @@ type Config struct {
 // Store is an open database with its repositories.
 type Store struct {
 	path string
+	// diskProbed is the lastDiskError a write has since proved over.
+	diskProbed atomic.Int64
 	w    *sql.DB // the one writing connection
 	r    *sql.DB // read-only connections
 
@@ -157,10 +161,28 @@ func (s *Store) Stores() tenants.Stores {
 		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Writer, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
 }
 
-// Ping checks that the database answers.
+// Ping checks that the database answers. After a write failed for want of disk it reports the
+// database unavailable (not ready) for diskQuiet, then until a write succeeds again (a no-op
+// rewrite of one row, committed), so that a server on a full disk is taken out of rotation
+// until it can store again.
 func (s *Store) Ping(ctx context.Context) error {
 	var one int
-	return translate("ping", s.r.QueryRowContext(ctx, "SELECT 1").Scan(&one))
+	if err := translate("ping", s.r.QueryRowContext(ctx, "SELECT 1").Scan(&one)); err != nil {
+		return err
+	}
+	seen := lastDiskError.Load()
+	if seen == s.diskProbed.Load() {
+		return nil
+	}
+	if time.Since(time.Unix(0, seen)) < diskQuiet {
+		return &tenants.StoreError{Op: "ping", Err: fmt.Errorf("%w: a write failed for want of disk", tenants.ErrUnavailable)}
+	}
+	_, err := s.w.ExecContext(ctx, `UPDATE goose_db_version SET tstamp = tstamp WHERE id = (SELECT max(id) FROM goose_db_version)`)
+	if err := translate("write probe", err); err != nil {
+		return err
+	}
+	s.diskProbed.Store(seen)
+	return nil
 }
 
 // Close finishes queued writes and closes the database.

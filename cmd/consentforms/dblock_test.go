@@ -52,12 +52,12 @@ func (c *childServer) alive() bool {
 
 func startChild(t *testing.T, dir string, env ...string) *childServer {
 	t.Helper()
-	return startChildLimited(t, dir, 0, env...)
+	return startChildUnder(t, dir, nil, env...)
 }
 
-// startChildLimited starts the child with an open-file limit of nofile (soft and hard), or the
-// test's own when 0.
-func startChildLimited(t *testing.T, dir string, nofile int, env ...string) *childServer {
+// startChildUnder starts the child under a wrapper command (e.g. prlimit and its options),
+// none when nil.
+func startChildUnder(t *testing.T, dir string, wrapper []string, env ...string) *childServer {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -66,10 +66,8 @@ func startChildLimited(t *testing.T, dir string, nofile int, env ...string) *chi
 	addr := ln.Addr().String()
 	ln.Close()
 	c := &childServer{URL: "http://" + addr, stderr: &syncBuffer{}, exited: make(chan struct{})}
-	c.cmd = exec.Command(os.Args[0], "-test.run=^TestServeChild$")
-	if nofile > 0 {
-		c.cmd = exec.Command("/bin/sh", "-c", fmt.Sprintf(`ulimit -n %d && exec "$0" -test.run='^TestServeChild$'`, nofile), os.Args[0])
-	}
+	argv := append(append([]string{}, wrapper...), os.Args[0], "-test.run=^TestServeChild$")
+	c.cmd = exec.Command(argv[0], argv[1:]...)
 	c.cmd.Env = append(os.Environ(), "CONSENTFORMS_TEST_CHILD=serve", "CONSENTFORMS_DATA_DIR="+dir, "CONSENTFORMS_ADDR="+addr,
 		"CONSENTFORMS_ADMIN_EMAIL=root@example.com", "CONSENTFORMS_ADMIN_PASSWORD=root-password-1")
 	c.cmd.Env = append(c.cmd.Env, env...)

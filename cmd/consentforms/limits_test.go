@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -128,7 +130,7 @@ func TestConnectionFloodKeepsServing(t *testing.T) {
 		t.Skip("one store is enough for the transport")
 	}
 	dir := t.TempDir()
-	c := startChildLimited(t, dir, 200, "CONSENTFORMS_READ_TIMEOUT=1s")
+	c := startChildUnder(t, dir, prlimit(t, "--nofile=200:200"), "CONSENTFORMS_READ_TIMEOUT=1s")
 	addr := strings.TrimPrefix(c.URL, "http://")
 	var conns []net.Conn
 	defer func() {
@@ -266,5 +268,114 @@ func TestSignInPasswordChecksBounded(t *testing.T) {
 	}
 	if st, loc := newAdminClient(t, s, "X-Forwarded-For: 203.0.113.9").signIn("root@example.com", "root-password-1"); st != 303 {
 		t.Errorf("sign-in afterwards: %d %s, want 303", st, loc)
+	}
+}
+
+// prlimit is the prlimit command with opts, to run the child under; the test is skipped
+// without it (util-linux, on every Debian system), except in CI.
+func prlimit(t *testing.T, opts ...string) []string {
+	t.Helper()
+	p, err := exec.LookPath("prlimit")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("prlimit (util-linux) is missing")
+		}
+		t.Skip("prlimit is not installed")
+	}
+	return append(append([]string{p}, opts...), "--")
+}
+
+// TestDiskFullAnswers503: when the store cannot write for want of disk (here a file size
+// limit on the server process), a write is answered 503 with Retry-After and /readyz reports
+// not ready; once there is room again, /readyz recovers by itself, writes succeed, and every
+// acknowledged write is there.
+func TestDiskFullAnswers503(t *testing.T) {
+	t.Parallel()
+	if mongoURI != "" {
+		t.Skip("the embedded store's files")
+	}
+	dir := t.TempDir()
+	getenv := func(k string) string {
+		if k == "CONSENTFORMS_DATA_DIR" {
+			return dir
+		}
+		return ""
+	}
+	cli := func(args ...string) string {
+		var out bytes.Buffer
+		if err := run(context.Background(), args, getenv, &out, io.Discard); err != nil {
+			t.Fatalf("cli %v: %v", args, err)
+		}
+		return out.String()
+	}
+	var created struct{ ID, Key string }
+	decode(t, cli("tenant", "create", "--name", "Full", "--rate-limit", "100000"), &created)
+	cli("form", "create", "--tenant", created.ID, "--form-id", "petition")
+	decode(t, cli("key", "create", "--tenant", created.ID, "--scopes", "all"), &created)
+	key := created.Key
+	c := startChildUnder(t, dir, prlimit(t, "--fsize=3000000:unlimited"))
+	post := func(id string) (int, http.Header, string) {
+		body := fmt.Sprintf(`{"form_id":"petition","submission_id":%q,"consent_to_primary_purpose":true,"consent_to_primary_purpose_deadline_interval":"30d","pad":%q}`,
+			id, strings.Repeat("p", 200<<10))
+		req, _ := http.NewRequest("POST", c.URL+acceptPath, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+key)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header, string(b)
+	}
+	get := func(path string) int {
+		req, _ := http.NewRequest("GET", c.URL+path, nil)
+		req.Header.Set("Authorization", "Bearer "+key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	var acked []string
+	full := false
+	for i := range 40 {
+		id := fmt.Sprintf("full-%d", i)
+		st, h, b := post(id)
+		if st == 200 {
+			acked = append(acked, id)
+			continue
+		}
+		if st != 503 || h.Get("Retry-After") == "" || !strings.Contains(b, `"retryAfter"`) {
+			t.Fatalf("a write on a full disk: %d %s (Retry-After %q), want 503 with Retry-After", st, b, h.Get("Retry-After"))
+		}
+		full = true
+		break
+	}
+	if !full {
+		t.Fatal("the file size limit was never reached")
+	}
+	if st := get("/readyz"); st != 503 {
+		t.Errorf("/readyz on a full disk: %d, want 503", st)
+	}
+	// Room again: raise the server's file size limit.
+	if out, err := exec.Command(prlimit(t)[0], "--pid", fmt.Sprint(c.cmd.Process.Pid), "--fsize=unlimited:unlimited").CombinedOutput(); err != nil {
+		t.Fatalf("prlimit: %v %s", err, out)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for get("/readyz") != 200 {
+		if time.Now().After(deadline) {
+			t.Fatal("/readyz did not recover once there was room")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if st, _, b := post("after"); st != 200 {
+		t.Errorf("a write once there is room: %d %s", st, b)
+	}
+	for _, id := range append(acked, "after") {
+		if st := get("/api/v1/forms/submissions/" + id); st != 200 {
+			t.Errorf("acknowledged %s: %d", id, st)
+		}
 	}
 }
