@@ -42,8 +42,8 @@ type Store struct {
 	path string
 	// diskProbed is the lastDiskError a write has since proved over.
 	diskProbed atomic.Int64
-	w    *sql.DB // the one writing connection
-	r    *sql.DB // read-only connections
+	w          *sql.DB // the one writing connection
+	r          *sql.DB // read-only connections
 
 	Tenants *Tenants
 	APIKeys *APIKeys
