@@ -95,6 +95,10 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.quickCheck(ctx); err != nil {
+		_ = s.w.Close()
+		return nil, err
+	}
 	if err := restrictFiles(dir); err != nil {
 		_ = s.w.Close()
 		return nil, err
@@ -151,6 +155,36 @@ func (s *Store) openWriter(ctx context.Context) error {
 	if err := migrate(ctx, s.w); err != nil {
 		_ = s.w.Close()
 		return err
+	}
+	return nil
+}
+
+// quickCheck refuses a damaged database at start: PRAGMA quick_check reads every page of every
+// table and index (linear in the file's size; docs/OPERATIONS.md#start-up-checks) and finds
+// damaged pages, which would otherwise make records vanish silently.
+func (s *Store) quickCheck(ctx context.Context) error {
+	rows, err := s.w.QueryContext(ctx, "PRAGMA quick_check(5)")
+	if err != nil {
+		return fmt.Errorf("the database %s cannot be checked (%v): it is damaged or not a consentforms database; "+
+			"restore it from a backup (docs/OPERATIONS.md#backup-and-restore)", s.path, err)
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return fmt.Errorf("check %s: %w", s.path, err)
+		}
+		if line != "ok" {
+			problems = append(problems, line)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("the database %s is damaged (%v): restore it from a backup (docs/OPERATIONS.md#backup-and-restore)", s.path, err)
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("the database %s is damaged; the server will not start on it. Restore it from a backup "+
+			"(docs/OPERATIONS.md#backup-and-restore). SQLite's quick_check found: %s", s.path, strings.Join(problems, "; "))
 	}
 	return nil
 }

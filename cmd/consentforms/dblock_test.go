@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -25,7 +27,10 @@ func TestServeChild(t *testing.T) {
 	if os.Getenv("CONSENTFORMS_TEST_CHILD") != "serve" {
 		t.Skip("runs only as a child process")
 	}
-	if err := run(context.Background(), []string{"serve"}, os.Getenv, os.Stdout, os.Stderr); err != nil {
+	// As main: SIGTERM stops the server cleanly.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, []string{"serve"}, os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
@@ -197,4 +202,122 @@ func decode(t *testing.T, s string, v any) {
 	if err := json.Unmarshal([]byte(s), v); err != nil {
 		t.Fatalf("%q: %v", s, err)
 	}
+}
+
+// TestStartRefusesDamagedOrLostDatabase: the server refuses, with a clear message, to start on
+// a database with damaged pages, and on an empty (or missing) database beside a secrets file
+// that was used with data; it starts again once the database is back.
+func TestStartRefusesDamagedOrLostDatabase(t *testing.T) {
+	t.Parallel()
+	if mongoURI != "" {
+		t.Skip("the embedded store's file")
+	}
+	dir := t.TempDir()
+	c := startChild(t, dir)
+	getenv := func(k string) string {
+		if k == "CONSENTFORMS_DATA_DIR" {
+			return dir
+		}
+		return ""
+	}
+	var created struct{ ID, Key string }
+	var out bytes.Buffer
+	for _, args := range [][]string{{"tenant", "create", "--name", "Damage", "--rate-limit", "100000"}} {
+		if err := run(context.Background(), args, getenv, &out, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+	}
+	decode(t, out.String(), &created)
+	tn := created.ID
+	out.Reset()
+	_ = run(context.Background(), []string{"form", "create", "--tenant", tn, "--form-id", "petition"}, getenv, io.Discard, io.Discard)
+	if err := run(context.Background(), []string{"key", "create", "--tenant", tn, "--scopes", "all"}, getenv, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	decode(t, out.String(), &created)
+	for i := range 30 {
+		body := fmt.Sprintf(`{"form_id":"petition","submission_id":"d-%d","consent_to_general_contact_email":true,"email":"d%d@example.org"}`, i, i)
+		req, _ := http.NewRequest("POST", c.URL+acceptPath, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+created.Key)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("submission %d: %v %v", i, err, resp)
+		}
+		resp.Body.Close()
+	}
+	_ = c.cmd.Process.Signal(syscall.SIGTERM)
+	<-c.exited
+	if c.cmd.ProcessState.ExitCode() != 0 {
+		t.Fatalf("the server did not stop cleanly: %s", c.stderr.String())
+	}
+	db := filepath.Join(dir, sqlite.FileName)
+	good, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := func() error {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		return serveOn(ctx, configFrom(getenv), ln, io.Discard, io.Discard)
+	}
+
+	// Damage the pages of an index of the records: the table's rows would go missing.
+	page, root := pageOf(t, db, "records_created")
+	bad := append([]byte(nil), good...)
+	for i := (root - 1) * page; i < root*page; i++ {
+		bad[i] = 0x5a
+	}
+	if err := os.WriteFile(db, bad, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := start(); err == nil || !strings.Contains(err.Error(), "damaged") || !strings.Contains(err.Error(), "backup") {
+		t.Errorf("start on a damaged database: %v, want a refusal that says it is damaged", err)
+	}
+	// An empty database file, and none at all, beside the secrets file of that data.
+	for _, name := range []string{"empty file", "missing file"} {
+		_ = os.Remove(db + "-wal")
+		_ = os.Remove(db + "-shm")
+		if name == "empty file" {
+			err = os.WriteFile(db, nil, 0o600)
+		} else {
+			err = os.Remove(db)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := start(); err == nil || !strings.Contains(err.Error(), "secrets file") {
+			t.Errorf("start on an %s beside the secrets file: %v, want a refusal", name, err)
+		}
+	}
+	// Restored, it starts (and stops when its context ends).
+	_ = os.Remove(db + "-wal")
+	_ = os.Remove(db + "-shm")
+	if err := os.WriteFile(db, good, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := start(); err != nil {
+		t.Errorf("start on the restored database: %v", err)
+	}
+}
+
+// pageOf returns the page size of the database at path and the root page of the b-tree name.
+func pageOf(t *testing.T, path, name string) (size, root int) {
+	t.Helper()
+	d, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.QueryRow("PRAGMA page_size").Scan(&size); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.QueryRow("SELECT rootpage FROM sqlite_master WHERE name = ?", name).Scan(&root); err != nil {
+		t.Fatal(err)
+	}
+	return size, root
 }

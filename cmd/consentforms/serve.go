@@ -57,7 +57,14 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	if err != nil {
 		return err
 	}
+	if err := refuseLostData(ctx, cfg, keys, store); err != nil {
+		return err
+	}
 	if err := firstAdmin(ctx, store, cfg, stdout); err != nil {
+		return err
+	}
+	// The store holds data now (the first admin at least): the secrets file says so.
+	if err := refuseLostData(ctx, cfg, keys, store); err != nil {
 		return err
 	}
 	lim := cfg.Limits.withDefaults(raiseFileLimit())
