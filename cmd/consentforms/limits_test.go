@@ -379,3 +379,33 @@ func TestDiskFullAnswers503(t *testing.T) {
 		}
 	}
 }
+
+// TestSuspensionEndsSessions: suspending a tenant signs its staff out for good: once the
+// tenant is active again, the sessions from before do not come back; a new sign-in works.
+func TestSuspensionEndsSessions(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	tn := openTenant(s)
+	s.cli("staff", "create", "--email", "sus@example.org", "--password", "sus-password-1", "--role", "support", "--tenant", tn)
+	user := newAdminClient(t, s)
+	if st, _ := user.signIn("sus@example.org", "sus-password-1"); st != 303 {
+		t.Fatalf("sign-in: %d", st)
+	}
+	if st, _, _ := user.do("GET", "/admin/submissions", "", nil); st != 200 {
+		t.Fatalf("signed in: %d", st)
+	}
+	// A copy of the session cookie, as a browser that sleeps through the suspension keeps it.
+	kept := withCookie(t, s, user.sessionCookie())
+	s.cli("tenant", "suspend", "--tenant", tn)
+	if st, _, loc := user.do("GET", "/admin/submissions", "", nil); st != 303 || loc != "/admin/login" {
+		t.Errorf("while suspended: %d %s, want 303 to /admin/login", st, loc)
+	}
+	s.cli("tenant", "activate", "--tenant", tn)
+	if st, _, loc := kept.do("GET", "/admin/submissions", "", nil); st != 303 || loc != "/admin/login" {
+		t.Errorf("the session from before the suspension, once active again: %d %s, want 303 to /admin/login", st, loc)
+	}
+	again := newAdminClient(t, s)
+	if st, _ := again.signIn("sus@example.org", "sus-password-1"); st != 303 {
+		t.Errorf("a new sign-in once active: %d", st)
+	}
+}

@@ -114,6 +114,15 @@ func (s staff) SetPassword(_ context.Context, id, hash string, mustChange bool) 
 	s.staff[id] = st
 	return nil
 }
+func (s staff) List(_ context.Context, tenantID string) ([]tenants.Staff, error) {
+	var out []tenants.Staff
+	for _, st := range s.staff {
+		if st.TenantID == tenantID {
+			out = append(out, st)
+		}
+	}
+	return out, nil
+}
 func (s staff) DeleteStaff(_ context.Context, id, _ string) error {
 	s.ended = append(s.ended, id)
 	return nil

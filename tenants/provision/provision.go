@@ -53,6 +53,8 @@ type StaffRepo interface {
 	Insert(ctx context.Context, s tenants.Staff) error
 	SetDisabled(ctx context.Context, id string, disabled bool) error
 	SetPassword(ctx context.Context, id, hash string, mustChange bool) error
+	// List returns the tenant's staff users.
+	List(ctx context.Context, tenantID string) ([]tenants.Staff, error)
 }
 
 // SessionRepo ends a staff user's sessions.
