@@ -409,3 +409,53 @@ func TestSuspensionEndsSessions(t *testing.T) {
 		t.Errorf("a new sign-in once active: %d", st)
 	}
 }
+
+// TestBulkApproverNotThePuppet: a tenant admin cannot approve their own bulk erasure through
+// a second account: neither one they created (before the request or after it) nor one created
+// by anybody after the request may approve it (409). An admin who existed before, made by
+// someone else, approves.
+func TestBulkApproverNotThePuppet(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	tn := openTenant(s)
+	s.cli("staff", "create", "--email", "req@example.org", "--password", "pass-word-123", "--role", "tenant_admin", "--tenant", tn)
+	s.cli("staff", "create", "--email", "peer@example.org", "--password", "pass-word-123", "--role", "tenant_admin", "--tenant", tn)
+	req := newAdminClient(t, s)
+	req.signIn("req@example.org", "pass-word-123")
+	// A second account the requester makes before asking.
+	req.get("/admin/staff")
+	if st, _, _ := req.post("/admin/staff", url.Values{"email": {"early@example.org"}, "password": {"pass-word-123"}, "role": {"tenant_admin"}}); st != 303 {
+		t.Fatalf("create the early account: %d", st)
+	}
+	time.Sleep(5 * time.Millisecond)
+	req.get("/admin/bulk-erasure")
+	st, _, loc := req.post("/admin/bulk-erasure", url.Values{"identifiers": {"cat@example.org"}})
+	m := bulkIDPath.FindStringSubmatch(loc)
+	if st != 303 || m == nil {
+		t.Fatalf("request: %d %q", st, loc)
+	}
+	page := m[0]
+	time.Sleep(5 * time.Millisecond)
+	// A second account the requester makes after asking, and one an operator makes after.
+	req.get("/admin/staff")
+	if st, _, _ := req.post("/admin/staff", url.Values{"email": {"late@example.org"}, "password": {"pass-word-123"}, "role": {"tenant_admin"}}); st != 303 {
+		t.Fatalf("create the late account: %d", st)
+	}
+	s.cli("staff", "create", "--email", "newbie@example.org", "--password", "pass-word-123", "--role", "tenant_admin", "--tenant", tn)
+	for _, email := range []string{"early@example.org", "late@example.org", "newbie@example.org"} {
+		u := newAdminClient(t, s)
+		if st, _ := u.signIn(email, "pass-word-123"); st != 303 {
+			t.Fatalf("%s signs in: %d", email, st)
+		}
+		u.get(page)
+		if st, body, _ := u.post(page+"/approve", nil); st != 409 {
+			t.Errorf("%s approves: %d, want 409\n%s", email, st, body)
+		}
+	}
+	peer := newAdminClient(t, s)
+	peer.signIn("peer@example.org", "pass-word-123")
+	peer.get(page)
+	if st, _, loc := peer.post(page+"/approve", nil); st != 303 {
+		t.Errorf("an admin from before, made by someone else, approves: %d %s, want 303", st, loc)
+	}
+}
