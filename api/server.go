@@ -49,6 +49,9 @@ type Deps struct {
 	ReadTimeout time.Duration
 	// Concurrency caps the connections the transport serves at once (0: the transport's own).
 	Concurrency int
+	// TenantRateFactor is a tenant's rate limit over all its keys, as a multiple of its
+	// per-key rate limit (default DefaultTenantRateFactor).
+	TenantRateFactor int
 	// TrustedProxies are the networks (CIDRs) of the reverse proxies in front of the service:
 	// X-Forwarded-Proto and -Host are believed from these peers only. None by default.
 	TrustedProxies []string
@@ -114,6 +117,9 @@ func NewServer(d Deps) *Server {
 	}
 	if d.ReadTimeout <= 0 {
 		d.ReadTimeout = 30 * time.Second
+	}
+	if d.TenantRateFactor <= 0 {
+		d.TenantRateFactor = DefaultTenantRateFactor
 	}
 	if d.Ops == nil {
 		d.Ops = unwired{}

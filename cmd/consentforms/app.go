@@ -29,7 +29,8 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 	a := api.NewServer(api.Deps{Keys: apiKeys, Tenants: tens, Forms: forms, Records: store.Records, Tokens: store.Tokens,
 		Ops: svc, Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now, TrustedProxies: prefixStrings(proxies),
 		ObserveRequest: m.Request, Diagnostics: svc.WebhookDiag,
-		ReadTimeout: lim.ReadTimeout, BodyBytesInFlight: lim.BodyBytesInFlight, Concurrency: lim.MaxConns})
+		ReadTimeout: lim.ReadTimeout, BodyBytesInFlight: lim.BodyBytesInFlight, Concurrency: lim.MaxConns,
+		TenantRateFactor: lim.TenantRateFactor})
 	app := newApp(a, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
 		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions,
 		Chains: store.AuditChains, Outbox: store.Outbox, Bulk: store.Bulk}, Ops: svc, Diagnostics: svc.WebhookDiag, WebhookPolicy: hooks,

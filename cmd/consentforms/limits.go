@@ -31,6 +31,9 @@ type Limits struct {
 	// PasswordChecks bounds concurrent admin password checks (CONSENTFORMS_MAX_PASSWORD_CHECKS,
 	// default the number of CPUs).
 	PasswordChecks int
+	// TenantRateFactor is a tenant's rate limit over all its keys as a multiple of its per-key
+	// limit (CONSENTFORMS_TENANT_RATE_FACTOR, default 5).
+	TenantRateFactor int
 }
 
 func limitsFrom(getenv func(string) string) (Limits, error) {
@@ -43,6 +46,7 @@ func limitsFrom(getenv func(string) string) (Limits, error) {
 		{"CONSENTFORMS_MAX_CONNS", &l.MaxConns},
 		{"CONSENTFORMS_MAX_CONNS_PER_IP", &l.MaxConnsPerIP},
 		{"CONSENTFORMS_MAX_PASSWORD_CHECKS", &l.PasswordChecks},
+		{"CONSENTFORMS_TENANT_RATE_FACTOR", &l.TenantRateFactor},
 	}
 	for _, d := range ints {
 		if v := getenv(d.env); v != "" {

@@ -459,3 +459,46 @@ func TestBulkApproverNotThePuppet(t *testing.T) {
 		t.Errorf("an admin from before, made by someone else, approves: %d %s, want 303", st, loc)
 	}
 }
+
+// TestTenantLimitsBoundAllKeys: a tenant's keys share the tenant's rate limit
+// (CONSENTFORMS_TENANT_RATE_FACTOR times the per-key one), so more keys do not buy more
+// throughput; and a tenant holds at most 100 usable keys.
+func TestTenantLimitsBoundAllKeys(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "CONSENTFORMS_TENANT_RATE_FACTOR=2")
+	tn := s.tenant("--rate-limit", "3")
+	var keys []string
+	for range 4 {
+		keys = append(keys, s.key(tn, "submissions:read"))
+	}
+	// Each key stays within its own 3 a second; together they ask for 12, over the tenant's 6.
+	limited := 0
+	for range 3 {
+		for _, k := range keys {
+			r := s.do("GET", "/api/v1/forms/submissions/none", k, nil)
+			if r.Status == 429 {
+				limited++
+				if m := r.JSON(t); !strings.Contains(fmt.Sprint(m["message"]), "organisation") || r.Header.Get("Retry-After") == "" {
+					t.Errorf("tenant limit answer: %s %v", r.Body, r.Header)
+				}
+			}
+		}
+	}
+	if limited == 0 {
+		t.Error("12 requests a second over 4 keys of a tenant limited to 6 a second: none refused")
+	}
+
+	// Key count: 100 usable keys at most; a revoked one makes room.
+	other := s.tenant()
+	var last string
+	for range 100 {
+		last = s.cli("key", "create", "--tenant", other, "--scopes", "submissions:read")["id"].(string)
+	}
+	if _, err := s.cliErr("key", "create", "--tenant", other, "--scopes", "submissions:read"); err == nil || !strings.Contains(err.Error(), "100") {
+		t.Errorf("the 101st usable key: %v, want a refusal", err)
+	}
+	s.cli("key", "revoke", "--tenant", other, "--id", last)
+	if _, err := s.cliErr("key", "create", "--tenant", other, "--scopes", "submissions:read"); err != nil {
+		t.Errorf("a key after one was revoked: %v", err)
+	}
+}

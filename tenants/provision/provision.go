@@ -38,6 +38,8 @@ type TenantRepo interface {
 // KeyRepo stores API keys.
 type KeyRepo interface {
 	Insert(ctx context.Context, k tenants.APIKey) error
+	// List returns the tenant's keys, revoked and expired ones included.
+	List(ctx context.Context, tenantID string) ([]tenants.APIKey, error)
 	Revoke(ctx context.Context, tenantID, id string, now time.Time) error
 }
 
