@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -500,5 +501,42 @@ func TestTenantLimitsBoundAllKeys(t *testing.T) {
 	s.cli("key", "revoke", "--tenant", other, "--id", last)
 	if _, err := s.cliErr("key", "create", "--tenant", other, "--scopes", "submissions:read"); err != nil {
 		t.Errorf("a key after one was revoked: %v", err)
+	}
+}
+
+// TestSlowWebhookSlowsOnlyItself: one tenant's endpoint that answers slowly, with a backlog
+// of deliveries, does not delay another tenant's deliveries: those arrive within a few polls.
+func TestSlowWebhookSlowsOnlyItself(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, append(webhookEnv, "CONSENTFORMS_WEBHOOK_TIMEOUT=3s")...)
+	release := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(2 * time.Second):
+		case <-release:
+		}
+	}))
+	defer slow.Close()
+	defer close(release)
+	fast := newReceiver(t, false)
+	a, b := openTenant(s), openTenant(s)
+	s.cli("webhook", "create", "--tenant", a, "--url", slow.URL, "--events", "all")
+	s.cli("webhook", "create", "--tenant", b, "--url", fast.URL, "--events", "all")
+	ka, kb := s.key(a, "all"), s.key(b, "all")
+	for i := range 40 {
+		if r := s.do("POST", acceptPath, ka, with(validEmailSub, "email", fmt.Sprintf("slow%d@example.org", i))); r.Status != 200 {
+			t.Fatalf("submission: %d", r.Status)
+		}
+	}
+	time.Sleep(300 * time.Millisecond) // the slow endpoint's attempts are under way
+	start := time.Now()
+	if r := s.do("POST", acceptPath, kb, with(validEmailSub, "email", "fast@example.org")); r.Status != 200 {
+		t.Fatalf("submission: %d", r.Status)
+	}
+	fast.await(t, "the other tenant's delivery", func(r *receiver) bool { return len(r.got) > 0 })
+	if took := time.Since(start); took > 1500*time.Millisecond {
+		t.Errorf("the other tenant's delivery took %v behind a slow endpoint, want well under 1.5 s", took)
+	} else {
+		t.Logf("the other tenant's delivery took %v behind a slow endpoint with 40 deliveries due", took)
 	}
 }
