@@ -540,3 +540,22 @@ func TestSlowWebhookSlowsOnlyItself(t *testing.T) {
 		t.Logf("the other tenant's delivery took %v behind a slow endpoint with 40 deliveries due", took)
 	}
 }
+
+// TestWebhookTargetsSpecialPurposeRefused: an endpoint may not point at any address of the IANA
+// special-purpose registries, nor at an IPv6 address that embeds an IPv4 one; a public
+// address is accepted.
+func TestWebhookTargetsSpecialPurposeRefused(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	tn := openTenant(s)
+	for _, host := range []string{"198.18.0.1", "198.19.255.254", "192.0.0.8", "192.88.99.1", "240.0.0.1", "0.1.2.3",
+		"[64:ff9b::7f00:1]", "[64:ff9b:1::a00:1]", "[2002:7f00:1::]", "[::127.0.0.1]", "[::ffff:10.0.0.1]", "[2001::1]",
+		"[2001:db8::1]", "[100::1]", "[fec0::1]", "[3fff::1]"} {
+		if _, err := s.cliErr("webhook", "create", "--tenant", tn, "--url", "https://"+host+"/hook", "--events", "all"); err == nil {
+			t.Errorf("an endpoint at %s was accepted", host)
+		}
+	}
+	if _, err := s.cliErr("webhook", "create", "--tenant", tn, "--url", "https://93.184.215.14/hook", "--events", "all"); err != nil {
+		t.Errorf("an endpoint at a public address: %v", err)
+	}
+}
