@@ -98,16 +98,69 @@ func startChildUnder(t *testing.T, dir string, wrapper []string, env ...string) 
 	}
 }
 
-// sqliteShell returns the sqlite3 shell's path; without it the test is skipped, except in CI,
-// where it is installed and its absence is a failure.
+// dirEnv is the environment of the CLI on the data dir dir.
+func dirEnv(dir string) func(string) string {
+	return func(k string) string {
+		if k == "CONSENTFORMS_DATA_DIR" {
+			return dir
+		}
+		return ""
+	}
+}
+
+// dirCLI runs a CLI command on the data dir dir and returns what it printed.
+func dirCLI(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	var out bytes.Buffer
+	if err := run(context.Background(), args, dirEnv(dir), &out, io.Discard); err != nil {
+		t.Fatalf("cli %v: %v", args, err)
+	}
+	return out.String()
+}
+
+// dirTenant provisions, on the data dir dir, a tenant with a generous rate limit, its form
+// "petition" and a key of every scope, and returns the tenant id and the key.
+func dirTenant(t *testing.T, dir string) (string, string) {
+	t.Helper()
+	var created struct{ ID, Key string }
+	decode(t, dirCLI(t, dir, "tenant", "create", "--name", "Org "+t.Name(), "--rate-limit", "100000"), &created)
+	tn := created.ID
+	dirCLI(t, dir, "form", "create", "--tenant", tn, "--form-id", "petition")
+	decode(t, dirCLI(t, dir, "key", "create", "--tenant", tn, "--scopes", "all"), &created)
+	return tn, created.Key
+}
+
+// post sends a JSON body with key to the child and returns the status, headers and body.
+func (c *childServer) post(t *testing.T, path, key, body string) (int, http.Header, string) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", c.URL+path, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(b)
+}
+
+// sqliteShell returns the sqlite3 shell's path (requiredTool).
 func sqliteShell(t *testing.T) string {
 	t.Helper()
-	p, err := exec.LookPath("sqlite3")
+	return requiredTool(t, "sqlite3", "apt-get install sqlite3")
+}
+
+// requiredTool returns the path of a command a test needs: without it the test is skipped,
+// except in CI (CI=true), where it is installed and its absence is a failure.
+func requiredTool(t *testing.T, name, install string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
 	if err != nil {
 		if os.Getenv("CI") == "true" {
-			t.Fatal("the sqlite3 shell is missing (apt-get install sqlite3)")
+			t.Fatalf("%s is missing (%s)", name, install)
 		}
-		t.Skip("the sqlite3 shell is not installed")
+		t.Skipf("%s is not installed", name)
 	}
 	return p
 }
@@ -132,26 +185,8 @@ func TestOperatorReadKeepsServerLocks(t *testing.T) {
 	}
 	bin := sqliteShell(t)
 	dir := t.TempDir()
-	getenv := func(k string) string {
-		if k == "CONSENTFORMS_DATA_DIR" {
-			return dir
-		}
-		return ""
-	}
-	cli := func(args ...string) string {
-		var out bytes.Buffer
-		if err := run(context.Background(), args, getenv, &out, io.Discard); err != nil {
-			t.Fatalf("cli %v: %v", args, err)
-		}
-		return out.String()
-	}
-	var created struct{ ID, Key string }
-	decode(t, cli("tenant", "create", "--name", "Locks"), &created)
-	tn := created.ID
-	cli("form", "create", "--tenant", tn, "--form-id", "petition")
-	decode(t, cli("key", "create", "--tenant", tn, "--scopes", "all"), &created)
-	key := created.Key
-
+	_, key := dirTenant(t, dir)
+	cli := func(args ...string) string { return dirCLI(t, dir, args...) }
 	c := startChild(t, dir)
 	db := filepath.Join(dir, sqlite.FileName)
 	// The operator's ordinary read, a whole shell session that opens and closes the file.
@@ -161,16 +196,8 @@ func TestOperatorReadKeepsServerLocks(t *testing.T) {
 	const n = 60
 	for i := range n {
 		body := fmt.Sprintf(`{"form_id":"petition","submission_id":"lock-%d","consent_to_general_contact_email":true,"email":"p%d@example.org"}`, i, i)
-		req, _ := http.NewRequest("POST", c.URL+acceptPath, strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+key)
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != 200 {
-			t.Fatalf("submission %d: %d", i, resp.StatusCode)
+		if st, _, b := c.post(t, acceptPath, key, body); st != 200 {
+			t.Fatalf("submission %d: %d %s", i, st, b)
 		}
 	}
 	// The server writes into the log on disk, not into one the shell unlinked.
@@ -213,38 +240,13 @@ func TestStartRefusesDamagedOrLostDatabase(t *testing.T) {
 		t.Skip("the embedded store's file")
 	}
 	dir := t.TempDir()
+	_, key := dirTenant(t, dir)
 	c := startChild(t, dir)
-	getenv := func(k string) string {
-		if k == "CONSENTFORMS_DATA_DIR" {
-			return dir
-		}
-		return ""
-	}
-	var created struct{ ID, Key string }
-	var out bytes.Buffer
-	for _, args := range [][]string{{"tenant", "create", "--name", "Damage", "--rate-limit", "100000"}} {
-		if err := run(context.Background(), args, getenv, &out, io.Discard); err != nil {
-			t.Fatal(err)
-		}
-	}
-	decode(t, out.String(), &created)
-	tn := created.ID
-	out.Reset()
-	_ = run(context.Background(), []string{"form", "create", "--tenant", tn, "--form-id", "petition"}, getenv, io.Discard, io.Discard)
-	if err := run(context.Background(), []string{"key", "create", "--tenant", tn, "--scopes", "all"}, getenv, &out, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	decode(t, out.String(), &created)
 	for i := range 30 {
 		body := fmt.Sprintf(`{"form_id":"petition","submission_id":"d-%d","consent_to_general_contact_email":true,"email":"d%d@example.org"}`, i, i)
-		req, _ := http.NewRequest("POST", c.URL+acceptPath, strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+created.Key)
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil || resp.StatusCode != 200 {
-			t.Fatalf("submission %d: %v %v", i, err, resp)
+		if st, _, b := c.post(t, acceptPath, key, body); st != 200 {
+			t.Fatalf("submission %d: %d %s", i, st, b)
 		}
-		resp.Body.Close()
 	}
 	_ = c.cmd.Process.Signal(syscall.SIGTERM)
 	<-c.exited
@@ -263,7 +265,7 @@ func TestStartRefusesDamagedOrLostDatabase(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel()
-		return serveOn(ctx, configFrom(getenv), ln, io.Discard, io.Discard)
+		return serveOn(ctx, configFrom(dirEnv(dir)), ln, io.Discard, io.Discard)
 	}
 
 	// Damage the pages of an index of the records: the table's rows would go missing.

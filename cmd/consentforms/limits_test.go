@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -272,18 +271,11 @@ func TestSignInPasswordChecksBounded(t *testing.T) {
 	}
 }
 
-// prlimit is the prlimit command with opts, to run the child under; the test is skipped
-// without it (util-linux, on every Debian system), except in CI.
+// prlimit is the prlimit command (util-linux, on every Debian system) with opts, to run the
+// child under (requiredTool).
 func prlimit(t *testing.T, opts ...string) []string {
 	t.Helper()
-	p, err := exec.LookPath("prlimit")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("prlimit (util-linux) is missing")
-		}
-		t.Skip("prlimit is not installed")
-	}
-	return append(append([]string{p}, opts...), "--")
+	return append(append([]string{requiredTool(t, "prlimit", "apt-get install util-linux")}, opts...), "--")
 }
 
 // TestDiskFullAnswers503: when the store cannot write for want of disk (here a file size
@@ -296,38 +288,11 @@ func TestDiskFullAnswers503(t *testing.T) {
 		t.Skip("the embedded store's files")
 	}
 	dir := t.TempDir()
-	getenv := func(k string) string {
-		if k == "CONSENTFORMS_DATA_DIR" {
-			return dir
-		}
-		return ""
-	}
-	cli := func(args ...string) string {
-		var out bytes.Buffer
-		if err := run(context.Background(), args, getenv, &out, io.Discard); err != nil {
-			t.Fatalf("cli %v: %v", args, err)
-		}
-		return out.String()
-	}
-	var created struct{ ID, Key string }
-	decode(t, cli("tenant", "create", "--name", "Full", "--rate-limit", "100000"), &created)
-	cli("form", "create", "--tenant", created.ID, "--form-id", "petition")
-	decode(t, cli("key", "create", "--tenant", created.ID, "--scopes", "all"), &created)
-	key := created.Key
+	_, key := dirTenant(t, dir)
 	c := startChildUnder(t, dir, prlimit(t, "--fsize=3000000:unlimited"))
 	post := func(id string) (int, http.Header, string) {
-		body := fmt.Sprintf(`{"form_id":"petition","submission_id":%q,"consent_to_primary_purpose":true,"consent_to_primary_purpose_deadline_interval":"30d","pad":%q}`,
-			id, strings.Repeat("p", 200<<10))
-		req, _ := http.NewRequest("POST", c.URL+acceptPath, strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+key)
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, resp.Header, string(b)
+		return c.post(t, acceptPath, key, fmt.Sprintf(`{"form_id":"petition","submission_id":%q,"consent_to_primary_purpose":true,"consent_to_primary_purpose_deadline_interval":"30d","pad":%q}`,
+			id, strings.Repeat("p", 200<<10)))
 	}
 	get := func(path string) int {
 		req, _ := http.NewRequest("GET", c.URL+path, nil)
