@@ -73,10 +73,10 @@ type server struct {
 // DefaultBodyLimit is the default size limit of docs/API.md §2.
 const DefaultBodyLimit = 1 << 20
 
-// transportSlack is how far past BodyLimit the transport reads: a body a little over the
-// limit is read and answered 413 by bodyLimit; a larger one is refused by the transport,
-// unread, with the same 413 (the error handler renders both). So no request, authenticated or
-// not, makes the server hold much more than BodyLimit.
+// transportSlack is how far past BodyLimit the transport's own limit lies. Bodies are streamed
+// (bodies.go): one whose declared length is over BodyLimit is answered 413 unread by bodyLimit,
+// and one without a declared length is read to at most BodyLimit+1 bytes. So no request,
+// authenticated or not, makes the server hold more than BodyLimit of body.
 const transportSlack = 16 << 10
 
 // refuseEncoded answers 415 to a request whose body is compressed (a Content-Encoding other
