@@ -98,7 +98,7 @@ func ensureSecrets(ctx context.Context, cfg Config, store tenants.Stores) error 
 // refuseLostData refuses an empty store beside a secrets file that says the store held data
 // (a database file lost, emptied or replaced; a MongoDB database name mistyped): starting
 // afresh there would hide the loss. When the store holds data and the file does not say so
-// yet, it says so from now on.
+// yet, it says so from now on (where the file can be written).
 func refuseLostData(ctx context.Context, cfg Config, keys secrets, store tenants.Stores) error {
 	if cfg.HMACKey != "" || cfg.SessionKey != "" {
 		return nil
@@ -114,8 +114,10 @@ func refuseLostData(ctx context.Context, cfg Config, keys secrets, store tenants
 			"move the secrets file away first", cfg.SecretsFile)
 	}
 	if !empty && !keys.HeldData {
+		// Best effort: a secrets file mounted read-only stays as it is, and this check then
+		// protects nothing there, as before.
 		keys.HeldData = true
-		return replaceSecrets(cfg.SecretsFile, keys)
+		_ = replaceSecrets(cfg.SecretsFile, keys)
 	}
 	return nil
 }
