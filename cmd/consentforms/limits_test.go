@@ -123,14 +123,34 @@ func TestUndecodableRecordHarmsNoOne(t *testing.T) {
 
 // TestConnectionFloodKeepsServing: more idle connections without a request than the process
 // has file descriptors neither stop the server nor keep it from serving once they time out.
-// The child runs with 200 descriptors and a read timeout of 1 s; 300 connections are opened.
+// The child runs with 200 descriptors and a read timeout of 1 s; 300 connections are opened:
+// once with the default connection cap (below the descriptors), once with a cap above them,
+// so that accepting runs out of descriptors and must pause and resume.
 func TestConnectionFloodKeepsServing(t *testing.T) {
 	t.Parallel()
 	if mongoURI != "" {
 		t.Skip("one store is enough for the transport")
 	}
-	dir := t.TempDir()
-	c := startChildUnder(t, dir, prlimit(t, "--nofile=200:200"), "CONSENTFORMS_READ_TIMEOUT=1s")
+	for _, c := range []struct{ name, maxConns string }{{"default cap", ""}, {"cap above the descriptors", "5000"}} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			env := []string{"CONSENTFORMS_READ_TIMEOUT=1s"}
+			if c.maxConns != "" {
+				env = append(env, "CONSENTFORMS_MAX_CONNS="+c.maxConns)
+			}
+			child := startChildUnder(t, t.TempDir(), prlimit(t, "--nofile=200:200"), env...)
+			flood(t, child, 300)
+			if c.maxConns != "" && !strings.Contains(child.stderr.String(), "out of file descriptors") {
+				t.Errorf("accepting never ran out of descriptors; the test did not test the pause:\n%s", child.stderr.String())
+			}
+		})
+	}
+}
+
+// flood opens n idle connections to the child, waits for the server to time them out, and
+// requires it alive and ready.
+func flood(t *testing.T, c *childServer, n int) {
+	t.Helper()
 	addr := strings.TrimPrefix(c.URL, "http://")
 	var conns []net.Conn
 	defer func() {
@@ -138,7 +158,7 @@ func TestConnectionFloodKeepsServing(t *testing.T) {
 			cn.Close()
 		}
 	}()
-	for range 300 {
+	for range n {
 		cn, err := net.DialTimeout("tcp", addr, 2*time.Second)
 		if err != nil {
 			break
