@@ -38,6 +38,9 @@ type Deps struct {
 	PurgeForm   func(tenantID, formID string)
 	PurgeTenant func(id string)
 	Now         func() time.Time
+	// PasswordChecks bounds the password checks (bcrypt) running at once; an attempt that
+	// finds none free within a moment is answered 429 unchecked (default 4).
+	PasswordChecks int
 	// WebhookPolicy decides which outgoing webhook URLs may be registered.
 	WebhookPolicy webhook.Policy
 }
@@ -62,6 +65,8 @@ type handler struct {
 	throttle *throttle
 	// dummy is checked against for unknown e-mails, so that they take as long as wrong passwords.
 	dummy tenants.Staff
+	// checks holds a token per password check running (PasswordChecks).
+	checks chan struct{}
 	// navAccess is the object and action of each GET route, so the navigation shows only
 	// what the role may open.
 	navAccess map[string]access
@@ -102,7 +107,10 @@ func newHandler(d Deps) *handler {
 		keys := []SessionKey{{ID: "0", Key: d.Secret}}
 		d.SessionKeys = func() []SessionKey { return keys }
 	}
-	return &handler{Deps: d, log: d.Logger, dummy: dummy, throttle: newThrottle(d.Now)}
+	if d.PasswordChecks <= 0 {
+		d.PasswordChecks = 4
+	}
+	return &handler{Deps: d, log: d.Logger, dummy: dummy, throttle: newThrottle(d.Now), checks: make(chan struct{}, d.PasswordChecks)}
 }
 
 // keys are the session keys with their derived keys, the current one first.

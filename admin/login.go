@@ -33,6 +33,11 @@ func (h *handler) renderLogin(c *fiber.Ctx, status int, email string, f web.Flas
 func (h *handler) login(c *fiber.Ctx, _ *session) error {
 	email := strings.TrimSpace(c.FormValue("email"))
 	password := c.FormValue("password")
+	// No account has an empty e-mail address or password: such an attempt is answered without
+	// a password check, in the same words as any failure.
+	if email == "" || password == "" {
+		return h.renderLogin(c, fiber.StatusUnauthorized, email, web.Flash{Kind: web.FlashError, Text: loginFailed})
+	}
 	addr := "addr:" + h.clientAddr(c)
 	account := "account:" + tenants.StaffEmailKey(email) + "|" + addr
 	if wait, ok := h.throttle.take(limit{account, maxFailuresAccount}, limit{addr, maxFailuresAddr}); !ok {
@@ -42,9 +47,16 @@ func (h *handler) login(c *fiber.Ctx, _ *session) error {
 			Message: "Too many failed sign-in attempts from here. Wait a few minutes, then try again."}
 		return h.render(c, fiber.StatusTooManyRequests, web.Error(p))
 	}
+	// Counted above as a failure until it succeeds, whether checked or refused for want of a
+	// free check: a flood cannot buy unchecked retries.
+	release, ok := h.passwordCheck()
+	if !ok {
+		return h.busy(c)
+	}
+	defer release()
 	st, err := h.Store.Staff.ByEmail(c.UserContext(), email)
 	switch {
-	case errors.Is(err, tenants.ErrNotFound) || email == "":
+	case errors.Is(err, tenants.ErrNotFound):
 		h.dummy.CheckPassword(password) // as slow as a wrong password
 		err = errLoginFailed
 	case err != nil:
@@ -52,6 +64,7 @@ func (h *handler) login(c *fiber.Ctx, _ *session) error {
 	case !st.CheckPassword(password):
 		err = errLoginFailed
 	}
+	release()
 	if err != nil {
 		return h.renderLogin(c, fiber.StatusUnauthorized, email, web.Flash{Kind: web.FlashError, Text: loginFailed})
 	}

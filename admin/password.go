@@ -32,6 +32,11 @@ func (h *handler) passwordChange(c *fiber.Ctx, s *session) error {
 	}
 	// The current password is checked under the sign-in throttle: a stolen session must not
 	// become a way to guess it.
+	release, ok := h.passwordCheck()
+	if !ok {
+		return h.busy(c)
+	}
+	defer release()
 	addr := "addr:" + h.clientAddr(c)
 	account := "password:" + s.Staff.ID + "|" + addr
 	if _, ok := h.throttle.take(limit{account, maxFailuresAccount}, limit{addr, maxFailuresAddr}); !ok {

@@ -59,12 +59,14 @@ func (s *server) admit(c *fiber.Ctx, a *auth, obj, act string) error {
 		return forbidden("The API key lacks the scope this endpoint needs.")
 	}
 	if wait, ok := s.limiter.allow(a.actor, a.tenant.Limit(), s.Now()); !ok {
-		s.Ops.Observe().Count(tenants.EventRateLimited, 1)
-		return &Error{Status: fiber.StatusTooManyRequests, Kind: "RateLimitExceeded",
-			Message: "Rate limit exceeded; retry after the given number of seconds.",
-			Details: map[string]any{"retryAfter": wait}, RetryAfter: wait}
+		return s.rateLimited(wait, "Rate limit exceeded; retry after the given number of seconds.")
 	}
-	return c.Next()
+	// The tenant's own bucket bounds all its keys together (TenantRateFactor times a key's
+	// rate), so that issuing more keys does not buy more throughput.
+	if wait, ok := s.limiter.allow(tenantBucket(a.tenant.ID), s.tenantRate(a.tenant), s.Now()); !ok {
+		return s.rateLimited(wait, "The organisation's rate limit, shared by all its keys, is exceeded; retry after the given number of seconds.")
+	}
+	return s.readBody(c)
 }
 
 func presentedKey(header string, cred credential) (string, error) {
@@ -169,4 +171,20 @@ func (s *server) touch(u usedCredential, now time.Time) {
 			s.log.Warn(what, "id", u.id, "err", err)
 		}
 	}()
+}
+
+// DefaultTenantRateFactor is the default ratio of a tenant's rate limit, over all its keys, to
+// its per-key rate limit.
+const DefaultTenantRateFactor = 5
+
+// tenantBucket is the limiter's id of a tenant's shared bucket.
+func tenantBucket(id string) string { return "tenant:" + id }
+
+// tenantRate is the tenant's requests per second over all its keys.
+func (s *server) tenantRate(t tenants.Tenant) int { return t.Limit() * s.TenantRateFactor }
+
+func (s *server) rateLimited(wait int, message string) error {
+	s.Ops.Observe().Count(tenants.EventRateLimited, 1)
+	return &Error{Status: fiber.StatusTooManyRequests, Kind: "RateLimitExceeded", Message: message,
+		Details: map[string]any{"retryAfter": wait}, RetryAfter: wait}
 }

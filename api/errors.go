@@ -94,7 +94,11 @@ func fromFiber(fe *fiber.Error) *Error {
 }
 
 // decodeObject parses a JSON object body; anything else is invalid_json (docs/API.md §2).
+// A body over the shape limits (checkShape) is refused before it is decoded.
 func decodeObject(body []byte) (map[string]any, error) {
+	if err := checkShape(body); err != nil {
+		return nil, err
+	}
 	var m map[string]any
 	if err := json.Unmarshal(body, &m); err != nil || m == nil {
 		return nil, &Error{Status: fiber.StatusBadRequest, Kind: "ValidationError", Code: "invalid_json",

@@ -43,6 +43,15 @@ type Deps struct {
 	Now    func() time.Time
 	// BodyLimit is the largest request body in bytes (default 1 MiB).
 	BodyLimit int
+	// BodyBytesInFlight bounds the body bytes all requests hold at once (default 256 MiB).
+	BodyBytesInFlight int64
+	// ReadTimeout bounds reading one request, headers and body (default 30 s).
+	ReadTimeout time.Duration
+	// Concurrency caps the connections the transport serves at once (0: the transport's own).
+	Concurrency int
+	// TenantRateFactor is a tenant's rate limit over all its keys, as a multiple of its
+	// per-key rate limit (default DefaultTenantRateFactor).
+	TenantRateFactor int
 	// TrustedProxies are the networks (CIDRs) of the reverse proxies in front of the service:
 	// X-Forwarded-Proto and -Host are believed from these peers only. None by default.
 	TrustedProxies []string
@@ -58,23 +67,17 @@ type server struct {
 	log     *slog.Logger
 	limiter *limiter
 	touched *touches
+	bodies  *bodyBudget
 }
 
 // DefaultBodyLimit is the default size limit of docs/API.md §2.
 const DefaultBodyLimit = 1 << 20
 
-// transportSlack is how far past BodyLimit the transport reads: a body a little over the
-// limit is read and answered 413 by bodyLimit; a larger one is refused by the transport,
-// unread, with the same 413 (the error handler renders both). So no request, authenticated or
-// not, makes the server hold much more than BodyLimit.
+// transportSlack is how far past BodyLimit the transport's own limit lies. Bodies are streamed
+// (bodies.go): one whose declared length is over BodyLimit is answered 413 unread by bodyLimit,
+// and one without a declared length is read to at most BodyLimit+1 bytes. So no request,
+// authenticated or not, makes the server hold more than BodyLimit of body.
 const transportSlack = 16 << 10
-
-func (s *server) bodyLimit(c *fiber.Ctx) error {
-	if len(c.Request().Body()) > s.BodyLimit {
-		return fiber.ErrRequestEntityTooLarge
-	}
-	return c.Next()
-}
 
 // refuseEncoded answers 415 to a request whose body is compressed (a Content-Encoding other
 // than identity) before anything reads it: the framework would inflate it on the first read,
@@ -109,10 +112,19 @@ func NewServer(d Deps) *Server {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
+	if d.BodyBytesInFlight <= 0 {
+		d.BodyBytesInFlight = DefaultBodyBytesInFlight
+	}
+	if d.ReadTimeout <= 0 {
+		d.ReadTimeout = 30 * time.Second
+	}
+	if d.TenantRateFactor <= 0 {
+		d.TenantRateFactor = DefaultTenantRateFactor
+	}
 	if d.Ops == nil {
 		d.Ops = unwired{}
 	}
-	return &Server{&server{Deps: d, log: d.Logger, limiter: newLimiter(), touched: newTouches()}}
+	return &Server{&server{Deps: d, log: d.Logger, limiter: newLimiter(), touched: newTouches(), bodies: &bodyBudget{max: d.BodyBytesInFlight}}}
 }
 
 // Config is the app's configuration, with the one error handler of the app.
@@ -123,6 +135,9 @@ func (a *Server) Config() fiber.Config {
 		// request (cache keys, throttle keys, audit request ids) can change under our feet.
 		Immutable: true,
 		BodyLimit: a.s.BodyLimit + transportSlack,
+		// Bodies are read by the handlers, after the credential (bodies.go).
+		StreamRequestBody: true,
+		Concurrency:       a.s.Concurrency,
 		// The transport would parse every multipart body as it reads it, before any handler
 		// could refuse it; nothing here takes multipart, and the admin refuses it unread.
 		DisablePreParseMultipartForm: true,
@@ -132,7 +147,7 @@ func (a *Server) Config() fiber.Config {
 		EnableTrustedProxyCheck: true,
 		TrustedProxies:          a.s.TrustedProxies,
 		DisableStartupMessage:   true,
-		ReadTimeout:             30 * time.Second,
+		ReadTimeout:             a.s.ReadTimeout,
 		WriteTimeout:            60 * time.Second,
 		IdleTimeout:             120 * time.Second,
 	}

@@ -83,6 +83,9 @@ func (s *server) sendgridAuth(obj, act string) fiber.Handler {
 		if t.SendGridPublicKey == "" {
 			return refuse(c, t.ID, tenants.RefusedBadSignature, denied)
 		}
+		if err := s.loadBody(c); err != nil {
+			return err
+		}
 		if err := unsubscribe.VerifySendGrid(t.SendGridPublicKey, sig, c.Get(sendgridTimestamp), c.Body(), s.Now()); err != nil {
 			return refuse(c, t.ID, sendgridRefusal(err), denied)
 		}
@@ -132,6 +135,7 @@ func (s *server) unsubscribe(provider string) fiber.Handler {
 		// Each event counts against the key's rate limit: the request took one token, the
 		// others are charged now (the bucket may go into debt, so later requests wait).
 		s.limiter.charge(a.actor, a.tenant.Limit(), len(res.Events)-1, s.Now())
+		s.limiter.charge(tenantBucket(a.tenant.ID), s.tenantRate(a.tenant), len(res.Events)-1, s.Now())
 		seen := map[ops.Identity]bool{}
 		revoked := 0
 		for _, ev := range res.Events {

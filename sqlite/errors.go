@@ -3,6 +3,8 @@ package sqlite
 import (
 	"database/sql"
 	"errors"
+	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -22,10 +24,25 @@ func translate(op string, err error) error {
 		return tenants.ErrNotFound
 	case errors.As(err, &se) && (se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY):
 		return tenants.ErrConflict
+	case errors.As(err, &se) && (se.Code()&0xff == sqlite3.SQLITE_FULL || se.Code()&0xff == sqlite3.SQLITE_IOERR):
+		// A full disk (or a file size limit, or a failing one): nothing of the statement was
+		// written, and a retry may succeed once there is room; answered 503 with Retry-After.
+		// Store.Ping reports not ready until a write succeeds again.
+		lastDiskError.Store(time.Now().UnixNano())
+		return &tenants.StoreError{Op: op, Err: fmt.Errorf("%w: disk full or failing: %w", tenants.ErrUnavailable, err)}
 	default:
 		return &tenants.StoreError{Op: op, Err: err}
 	}
 }
+
+// lastDiskError is when a write last failed for want of disk (Unix ns, any store of the
+// process; 0 = never): Store.Ping reports not ready for a while after, and then until a write
+// succeeds again.
+var lastDiskError atomic.Int64
+
+// diskQuiet is how long after a write failed for want of disk the store reports not ready
+// before it tries a write again: while writes keep failing it stays not ready.
+const diskQuiet = 5 * time.Second
 
 // ms is a time as stored: Unix milliseconds.
 func ms(t time.Time) int64 { return t.UnixMilli() }

@@ -4,6 +4,10 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -41,7 +45,16 @@ func scanRecord(row scanner) (recordRow, error) {
 	r.CreatedAt = fromMS(created)
 	var b recordBody
 	if err := json.Unmarshal([]byte(body), &b); err != nil {
-		return out, fmt.Errorf("decode record %d: %w", out.rid, err)
+		// One record no reader can decode (a body nested deeper than the decoder allows, from
+		// before intake bounded nesting) must not stop every read, erasure, export and job
+		// that meets it: it is read without its custom fields, logged by row id and counted.
+		if b, err = decodeLenient(body); err != nil {
+			return out, fmt.Errorf("decode record %d: %w", out.rid, err)
+		}
+		slog.Warn("record body undecodable; read without its custom fields", "rid", out.rid)
+		if o := undecodable.Load(); o != nil {
+			(*o).Count(tenants.EventUndecodableRecord, 1)
+		}
 	}
 	r.Contact, r.Address, r.Consents, r.Payload, r.Fields, r.MatchKeys, r.AnonymisedAt =
 		b.Contact, b.Address, b.Consents, b.Payload, b.Fields, b.MatchKeys, b.AnonymisedAt
@@ -100,4 +113,69 @@ func statusIs(consent tenants.ConsentName, status tenants.ConsentStatus) (string
 		return fmt.Sprintf("(%s NOT IN ('granted', 'expired', 'revoked'))", st), true
 	}
 	return "", false
+}
+
+// undecodable hears of records read by decodeLenient: the observer of the store opened last
+// with one (a process runs one server).
+var undecodable atomic.Pointer[tenants.Observer]
+
+// decodeLenient decodes a record body member by member, skipping the custom fields (payload,
+// fields) token by token, which no depth limit stops; the other members are ours and small.
+func decodeLenient(body string) (recordBody, error) {
+	var b recordBody
+	dec := json.NewDecoder(strings.NewReader(body))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return b, fmt.Errorf("record body is not an object: %v", err)
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return b, err
+		}
+		var dst any
+		switch t {
+		case "contact":
+			dst = &b.Contact
+		case "address":
+			dst = &b.Address
+		case "consents":
+			dst = &b.Consents
+		case "matchKeys":
+			dst = &b.MatchKeys
+		case "anonymisedAt":
+			dst = &b.AnonymisedAt
+		default:
+			if err := skipValue(dec); err != nil {
+				return b, err
+			}
+			continue
+		}
+		if err := dec.Decode(dst); err != nil {
+			return b, err
+		}
+	}
+	return b, nil
+}
+
+// skipValue reads past one JSON value, however deeply nested.
+func skipValue(dec *json.Decoder) error {
+	depth := 0
+	for {
+		t, err := dec.Token()
+		if err == io.EOF {
+			return io.ErrUnexpectedEOF
+		}
+		if err != nil {
+			return err
+		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
 }

@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/pressly/goose/v3"
@@ -38,8 +40,10 @@ type Config struct {
 // Store is an open database with its repositories.
 type Store struct {
 	path string
-	w    *sql.DB // the one writing connection
-	r    *sql.DB // read-only connections
+	// diskProbed is the lastDiskError a write has since proved over.
+	diskProbed atomic.Int64
+	w          *sql.DB // the one writing connection
+	r          *sql.DB // read-only connections
 
 	Tenants *Tenants
 	APIKeys *APIKeys
@@ -77,15 +81,22 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{path: filepath.Join(dir, FileName)}
+	if cfg.Observer != nil {
+		undecodable.Store(&cfg.Observer)
+	}
 	// Of processes starting at once, one at a time switches a new file to WAL and migrates:
 	// SQLite answers a second connection's switch with SQLITE_BUSY at once, without waiting.
-	unlock, err := lockMigrations(s.path)
+	unlock, err := lockMigrations(dir)
 	if err != nil {
 		return nil, err
 	}
 	err = s.openWriter(ctx)
 	unlock()
 	if err != nil {
+		return nil, err
+	}
+	if err := s.quickCheck(ctx); err != nil {
+		_ = s.w.Close()
 		return nil, err
 	}
 	if err := restrictFiles(dir); err != nil {
@@ -148,16 +159,64 @@ func (s *Store) openWriter(ctx context.Context) error {
 	return nil
 }
 
+// quickCheck refuses a damaged database at start: PRAGMA quick_check reads every page of every
+// table and index (linear in the file's size; docs/OPERATIONS.md#start-up-checks) and finds
+// damaged pages, which would otherwise make records vanish silently.
+func (s *Store) quickCheck(ctx context.Context) error {
+	rows, err := s.w.QueryContext(ctx, "PRAGMA quick_check(5)")
+	if err != nil {
+		return fmt.Errorf("the database %s cannot be checked (%v): it is damaged or not a consentforms database; "+
+			"restore it from a backup (docs/OPERATIONS.md#backup-and-restore)", s.path, err)
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return fmt.Errorf("check %s: %w", s.path, err)
+		}
+		if line != "ok" {
+			problems = append(problems, line)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("the database %s is damaged (%v): restore it from a backup (docs/OPERATIONS.md#backup-and-restore)", s.path, err)
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("the database %s is damaged; the server will not start on it. Restore it from a backup "+
+			"(docs/OPERATIONS.md#backup-and-restore). SQLite's quick_check found: %s", s.path, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
 	return tenants.Stores{Outbox: s.Outbox, Bulk: s.Bulk, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
 		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Writer, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
 }
 
-// Ping checks that the database answers.
+// Ping checks that the database answers. After a write failed for want of disk it reports the
+// database unavailable (not ready) for diskQuiet, then until a write succeeds again (a no-op
+// rewrite of one row, committed), so that a server on a full disk is taken out of rotation
+// until it can store again.
 func (s *Store) Ping(ctx context.Context) error {
 	var one int
-	return translate("ping", s.r.QueryRowContext(ctx, "SELECT 1").Scan(&one))
+	if err := translate("ping", s.r.QueryRowContext(ctx, "SELECT 1").Scan(&one)); err != nil {
+		return err
+	}
+	seen := lastDiskError.Load()
+	if seen == s.diskProbed.Load() {
+		return nil
+	}
+	if time.Since(time.Unix(0, seen)) < diskQuiet {
+		return &tenants.StoreError{Op: "ping", Err: fmt.Errorf("%w: a write failed for want of disk", tenants.ErrUnavailable)}
+	}
+	_, err := s.w.ExecContext(ctx, `UPDATE goose_db_version SET tstamp = tstamp WHERE id = (SELECT max(id) FROM goose_db_version)`)
+	if err := translate("write probe", err); err != nil {
+		return err
+	}
+	s.diskProbed.Store(seen)
+	return nil
 }
 
 // Close finishes queued writes and closes the database.
@@ -187,8 +246,13 @@ func prepareDir(dir string) error {
 			"which this version cannot read; move them away or use another CONSENTFORMS_DATA_DIR", dir, strings.Join(old, ", "))
 	}
 	// Create the file 0600 before SQLite does (it would use 0644); SQLite creates the WAL and
-	// shared-memory files with the database file's mode.
-	f, err := os.OpenFile(filepath.Join(dir, FileName), os.O_RDWR|os.O_CREATE, 0o600)
+	// shared-memory files with the database file's mode. An existing file is never opened
+	// here: closing a descriptor of it would drop the POSIX locks that SQLite holds on it in
+	// this process (another store open on the same dir, as the CLI beside a server).
+	f, err := os.OpenFile(filepath.Join(dir, FileName), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("create database file: %w", err)
 	}

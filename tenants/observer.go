@@ -26,6 +26,9 @@ const (
 	EventConsentExpired Event = "consent_expired" // a consent recorded as expired
 	EventRateLimited    Event = "rate_limited"    // an API request refused by its key's rate limit
 	EventLoginThrottled Event = "login_throttled" // an admin sign-in refused by the failure throttle
+	// EventUndecodableRecord: a stored record whose body could not be decoded, read without
+	// its custom fields (docs/OPERATIONS.md#limits).
+	EventUndecodableRecord Event = "undecodable_record"
 )
 
 // NopObserver observes nothing.

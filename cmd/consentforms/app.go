@@ -16,7 +16,7 @@ import (
 )
 
 // build wires the store, the domain operations, the API and the admin UI.
-func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Prefix, hooks webhook.Policy, log *slog.Logger, m *metrics) (*fiber.App, *ops.Service, error) {
+func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Prefix, hooks webhook.Policy, lim Limits, log *slog.Logger, m *metrics) (*fiber.App, *ops.Service, error) {
 	enf, err := policies.New()
 	if err != nil {
 		return nil, nil, err
@@ -28,11 +28,14 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 	apiKeys, tens, forms := cache.NewKeys(store.APIKeys), cache.NewTenants(store.Tenants), cache.NewForms(store.Forms)
 	a := api.NewServer(api.Deps{Keys: apiKeys, Tenants: tens, Forms: forms, Records: store.Records, Tokens: store.Tokens,
 		Ops: svc, Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now, TrustedProxies: prefixStrings(proxies),
-		ObserveRequest: m.Request, Diagnostics: svc.WebhookDiag})
+		ObserveRequest: m.Request, Diagnostics: svc.WebhookDiag,
+		ReadTimeout: lim.ReadTimeout, BodyBytesInFlight: lim.BodyBytesInFlight, Concurrency: lim.MaxConns,
+		TenantRateFactor: lim.TenantRateFactor})
 	app := newApp(a, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
 		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions,
 		Chains: store.AuditChains, Outbox: store.Outbox, Bulk: store.Bulk}, Ops: svc, Diagnostics: svc.WebhookDiag, WebhookPolicy: hooks,
-		Enforcer: enf, Logger: log, SessionKeys: ring.SessionKeys, TrustedProxies: proxies, PurgeKey: apiKeys.Purge, PurgeForm: forms.Purge, PurgeTenant: tens.Purge, Now: time.Now})
+		Enforcer: enf, Logger: log, SessionKeys: ring.SessionKeys, TrustedProxies: proxies, PurgeKey: apiKeys.Purge, PurgeForm: forms.Purge, PurgeTenant: tens.Purge, Now: time.Now,
+		PasswordChecks: lim.PasswordChecks})
 	return app, svc, nil
 }
 

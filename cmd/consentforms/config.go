@@ -39,6 +39,8 @@ type Config struct {
 	RetentionEvery string
 	// Webhooks tunes outgoing webhooks (CONSENTFORMS_WEBHOOK_*, docs/WEBHOOKS.md).
 	Webhooks webhook.Config
+	// Limits bound what clients may hold (docs/OPERATIONS.md#limits).
+	Limits Limits
 }
 
 func configFrom(getenv func(string) string) Config {
@@ -51,7 +53,8 @@ func configFrom(getenv func(string) string) Config {
 	dir := or("CONSENTFORMS_DATA_DIR", "./data")
 	proxies, err := parseProxies(getenv("CONSENTFORMS_TRUSTED_PROXIES"))
 	hooks, herr := webhookConfig(getenv)
-	err = errors.Join(err, herr)
+	lim, lerr := limitsFrom(getenv)
+	err = errors.Join(err, herr, lerr)
 	return Config{
 		TrustedProxies: proxies,
 		ConfigErr:      err,
@@ -68,6 +71,7 @@ func configFrom(getenv func(string) string) Config {
 		MetricsAddr:    getenv("CONSENTFORMS_METRICS_ADDR"),
 		RetentionEvery: getenv("CONSENTFORMS_RETENTION_EVERY"),
 		Webhooks:       hooks,
+		Limits:         lim,
 	}
 }
 

@@ -52,7 +52,7 @@ func newMetrics() *metrics {
 	m.storeErrs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "consentforms_store_errors_total",
 		Help: "Store operations that failed (database errors, not \"not found\" or conflicts), by operation."}, []string{"op"})
 	m.events = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "consentforms_events_total",
-		Help: "Erasures, erased records, unsubscribes and consent expiries."}, []string{"event"})
+		Help: "Erasures, erased records, unsubscribes, consent expiries and stored records read without their undecodable custom fields."}, []string{"event"})
 	m.refusals = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "consentforms_refusals_total",
 		Help: "Requests answered 429: by an API key's rate limit, or by the admin sign-in throttle."}, []string{"reason"})
 	build := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "consentforms_build_info",
@@ -62,7 +62,7 @@ func newMetrics() *metrics {
 	m.reg.MustRegister(m.requests, m.latency, m.batchSize, m.batchTime, m.storeErrs, m.events, m.refusals, build,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.eventNames = map[tenants.Event]bool{}
-	for _, e := range []tenants.Event{tenants.EventErasure, tenants.EventErasedRecord, tenants.EventUnsubscribe, tenants.EventConsentExpired} {
+	for _, e := range []tenants.Event{tenants.EventErasure, tenants.EventErasedRecord, tenants.EventUnsubscribe, tenants.EventConsentExpired, tenants.EventUndecodableRecord} {
 		m.eventNames[e] = true
 		m.events.WithLabelValues(string(e)) // present at 0 from the start
 	}

@@ -88,6 +88,36 @@ func ensureSecrets(ctx context.Context, cfg Config, store tenants.Stores) error 
 	if err := refuseLostSecrets(ctx, cfg, store); err != nil {
 		return err
 	}
-	_, err := loadSecrets(cfg)
-	return err
+	keys, err := loadSecrets(cfg)
+	if err != nil {
+		return err
+	}
+	return refuseLostData(ctx, cfg, keys, store)
+}
+
+// refuseLostData refuses an empty store beside a secrets file that says the store held data
+// (a database file lost, emptied or replaced; a MongoDB database name mistyped): starting
+// afresh there would hide the loss. When the store holds data and the file does not say so
+// yet, it says so from now on (where the file can be written).
+func refuseLostData(ctx context.Context, cfg Config, keys secrets, store tenants.Stores) error {
+	if cfg.HMACKey != "" || cfg.SessionKey != "" {
+		return nil
+	}
+	empty, err := store.Transfer.Empty(ctx)
+	if err != nil {
+		return err
+	}
+	if empty && keys.HeldData {
+		return fmt.Errorf("the store is empty, but the secrets file %s was used with a store that held data: "+
+			"the database was lost, emptied or replaced (or MONGODB_URI/MONGODB_DATABASE or CONSENTFORMS_DATA_DIR points elsewhere). "+
+			"Restore the database from a backup (docs/OPERATIONS.md#backup-and-restore); to start a new, empty store on purpose, "+
+			"move the secrets file away first", cfg.SecretsFile)
+	}
+	if !empty && !keys.HeldData {
+		// Best effort: a secrets file mounted read-only stays as it is, and this check then
+		// protects nothing there, as before.
+		keys.HeldData = true
+		_ = replaceSecrets(cfg.SecretsFile, keys)
+	}
+	return nil
 }

@@ -30,6 +30,9 @@ type secrets struct {
 	// Retired are the session keys rotated out, still accepted for one token lifetime so
 	// that nobody active is signed out; kept in the file until the next rotation.
 	Retired []retiredKey `json:"retiredSessionKeys,omitempty"`
+	// HeldData is set once the store held data beside these keys: an empty store beside them
+	// then means a lost or replaced database, and the server refuses to start on it.
+	HeldData bool `json:"heldData,omitempty"`
 }
 
 // retiredKey is a session key rotated out at RetiredAt.

@@ -57,10 +57,18 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	if err != nil {
 		return err
 	}
+	if err := refuseLostData(ctx, cfg, keys, store); err != nil {
+		return err
+	}
 	if err := firstAdmin(ctx, store, cfg, stdout); err != nil {
 		return err
 	}
-	app, svc, err := build(store, keys, newKeyring(cfg, keys), cfg.TrustedProxies, cfg.Webhooks.Policy, log, m)
+	// The store holds data now (the first admin at least): the secrets file says so.
+	if err := refuseLostData(ctx, cfg, keys, store); err != nil {
+		return err
+	}
+	lim := cfg.Limits.withDefaults(raiseFileLimit())
+	app, svc, err := build(store, keys, newKeyring(cfg, keys), cfg.TrustedProxies, cfg.Webhooks.Policy, lim, log, m)
 	if err != nil {
 		return err
 	}
@@ -81,9 +89,9 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 		}
 		defer stopPprof()
 	}
-	log.Info("listening", "addr", ln.Addr().String(), "store", storeName(cfg))
+	log.Info("listening", "addr", ln.Addr().String(), "store", storeName(cfg), "maxConns", lim.MaxConns, "maxConnsPerIP", lim.MaxConnsPerIP)
 	served := make(chan error, 1)
-	go func() { served <- app.Listener(ln) }()
+	go func() { served <- app.Listener(newLimitListener(ln, lim, cfg.TrustedProxies, log)) }()
 	jobDone := make(chan struct{})
 	jobCtx, stopJob := context.WithCancel(ctx)
 	go func() { defer close(jobDone); expiryLoop(jobCtx, svc, log) }()

@@ -31,6 +31,7 @@ func webhookConfig(getenv func(string) string) (webhook.Config, error) {
 		{"CONSENTFORMS_WEBHOOK_BACKOFF", &c.Base},
 		{"CONSENTFORMS_WEBHOOK_RETRY_WINDOW", &c.Window},
 		{"CONSENTFORMS_WEBHOOK_POLL", &c.Interval},
+		{"CONSENTFORMS_WEBHOOK_TIMEOUT", &c.Timeout},
 	} {
 		if v := getenv(d.env); v != "" {
 			x, err := time.ParseDuration(v)

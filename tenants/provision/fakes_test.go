@@ -51,6 +51,15 @@ func (s *store) SetRetention(_ context.Context, id, retention, from string) erro
 type keys struct{ *store }
 
 func (k keys) Insert(_ context.Context, key tenants.APIKey) error { k.keys[key.ID] = key; return nil }
+func (k keys) List(_ context.Context, tenantID string) ([]tenants.APIKey, error) {
+	var out []tenants.APIKey
+	for _, key := range k.keys {
+		if key.TenantID == tenantID {
+			out = append(out, key)
+		}
+	}
+	return out, nil
+}
 func (k keys) Revoke(_ context.Context, tenantID, id string, now time.Time) error {
 	return revoke(k.keys, tenantID, id, func(key *tenants.APIKey) (string, **time.Time) { return key.TenantID, &key.RevokedAt }, now)
 }
@@ -113,6 +122,15 @@ func (s staff) SetPassword(_ context.Context, id, hash string, mustChange bool) 
 	st.PasswordHash, st.MustChangePassword = hash, mustChange
 	s.staff[id] = st
 	return nil
+}
+func (s staff) List(_ context.Context, tenantID string) ([]tenants.Staff, error) {
+	var out []tenants.Staff
+	for _, st := range s.staff {
+		if st.TenantID == tenantID {
+			out = append(out, st)
+		}
+	}
+	return out, nil
 }
 func (s staff) DeleteStaff(_ context.Context, id, _ string) error {
 	s.ended = append(s.ended, id)

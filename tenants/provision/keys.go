@@ -2,6 +2,7 @@ package provision
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -32,6 +33,11 @@ func (c *checks) key(in KeyInput) {
 	}
 }
 
+// MaxActiveKeys is how many usable (unrevoked, unexpired) API keys a tenant may hold: rate
+// limits are per key and per tenant, and a tenant with keys without number could still spread
+// its requests over them.
+const MaxActiveKeys = 100
+
 // IssueKey issues an API key and returns it with its plaintext, which is shown once and
 // never stored.
 func (s *Service) IssueKey(ctx context.Context, a Actor, in KeyInput) (tenants.APIKey, string, error) {
@@ -42,6 +48,20 @@ func (s *Service) IssueKey(ctx context.Context, a Actor, in KeyInput) (tenants.A
 	c.key(in)
 	if err := c.err(); err != nil {
 		return tenants.APIKey{}, "", err
+	}
+	keys, err := s.APIKeys.List(ctx, in.TenantID)
+	if err != nil {
+		return tenants.APIKey{}, "", err
+	}
+	active := 0
+	for _, k := range keys {
+		if k.Usable(s.now()) {
+			active++
+		}
+	}
+	if active >= MaxActiveKeys {
+		c.add("name", CodeOutOfRange, fmt.Sprintf("The organisation holds %d usable API keys, the most allowed: revoke one it no longer uses first.", MaxActiveKeys))
+		return tenants.APIKey{}, "", c.err()
 	}
 	k, plain, err := tenants.NewAPIKey(in.TenantID, strings.TrimSpace(in.Name), in.Scopes, in.ExpiresAt, s.now())
 	if err != nil {

@@ -38,6 +38,8 @@ type TenantRepo interface {
 // KeyRepo stores API keys.
 type KeyRepo interface {
 	Insert(ctx context.Context, k tenants.APIKey) error
+	// List returns the tenant's keys, revoked and expired ones included.
+	List(ctx context.Context, tenantID string) ([]tenants.APIKey, error)
 	Revoke(ctx context.Context, tenantID, id string, now time.Time) error
 }
 
@@ -53,6 +55,8 @@ type StaffRepo interface {
 	Insert(ctx context.Context, s tenants.Staff) error
 	SetDisabled(ctx context.Context, id string, disabled bool) error
 	SetPassword(ctx context.Context, id, hash string, mustChange bool) error
+	// List returns the tenant's staff users.
+	List(ctx context.Context, tenantID string) ([]tenants.Staff, error)
 }
 
 // SessionRepo ends a staff user's sessions.

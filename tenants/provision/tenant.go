@@ -74,7 +74,8 @@ func CheckRetention(retention, from string) tenants.Violations {
 }
 
 // SetTenantStatus suspends (tenants.TenantSuspended) or activates (tenants.TenantActive) a
-// tenant.
+// tenant. Suspension ends every session of the tenant's staff, on every instance: they sign
+// in again once it is active, and no session from before comes back with it.
 func (s *Service) SetTenantStatus(ctx context.Context, a Actor, tenantID, status string) error {
 	var c checks
 	if err := c.tenant(ctx, s, tenantID); err != nil {
@@ -88,6 +89,17 @@ func (s *Service) SetTenantStatus(ctx context.Context, a Actor, tenantID, status
 	}
 	if err := s.Tenants.SetStatus(ctx, tenantID, status); err != nil {
 		return err
+	}
+	if status == tenants.TenantSuspended {
+		staff, err := s.Staff.List(ctx, tenantID)
+		if err != nil {
+			return err
+		}
+		for _, st := range staff {
+			if err := s.Sessions.DeleteStaff(ctx, st.ID, ""); err != nil {
+				return err
+			}
+		}
 	}
 	return s.audit(ctx, a, tenantID, tenants.ActionTenantChanged, "", tenantID)
 }

@@ -24,6 +24,9 @@ type Config struct {
 	// Interval is how often the outbox is polled; Timeout bounds one delivery attempt.
 	Interval time.Duration
 	Timeout  time.Duration
+	// PerEndpoint bounds the attempts in flight to one endpoint (default 2): a slow endpoint
+	// holds that many slots, and its other due deliveries wait without holding any.
+	PerEndpoint int
 }
 
 func (c Config) withDefaults() Config {
@@ -36,18 +39,22 @@ func (c Config) withDefaults() Config {
 	def(&c.MaxDelay, 2*time.Hour)
 	def(&c.Window, 24*time.Hour)
 	def(&c.Interval, time.Second)
-	def(&c.Timeout, 10*time.Second)
+	def(&c.Timeout, 5*time.Second)
+	if c.PerEndpoint <= 0 {
+		c.PerEndpoint = 2
+	}
 	return c
 }
 
-// batch bounds what one pass reads; parallel bounds the attempts in flight at once, so that
-// one slow endpoint holds one slot and never the deliveries of other tenants.
+// batch bounds what one pass reads; parallel bounds the attempts in flight at once, and
+// Config.PerEndpoint those to one endpoint, so that a slow endpoint holds a few slots and never
+// the deliveries of other tenants.
 const (
 	batch = 100
 	// fanBatches bounds the fan-out of one pass: 50 batches a second is far more than intake
 	// can produce.
 	fanBatches = 50
-	parallel   = 16
+	parallel   = 32
 )
 
 // The delivery log keeps what was delivered or failed for logKept, pruned every pruneEvery.
@@ -65,6 +72,14 @@ type Dispatcher struct {
 	log    *slog.Logger
 	now    func() time.Time
 	pruned time.Time // the last prune; the zero time prunes at the first pass
+
+	// Attempts run in goroutines of their own, across passes: a pass starts the due ones and
+	// goes on; mu guards the books of what is in flight.
+	mu       sync.Mutex
+	running  sync.WaitGroup
+	inflight map[string]int  // attempts in flight per endpoint (tenant/endpoint)
+	busy     map[string]bool // deliveries being attempted (endpoint/event)
+	slots    chan struct{}   // one per attempt in flight, parallel in all
 }
 
 // NewDispatcher returns a dispatcher over repo.
@@ -75,15 +90,18 @@ func NewDispatcher(repo tenants.OutboxRepo, cfg Config, log *slog.Logger, now fu
 	client := &http.Client{Transport: tr, Timeout: cfg.Timeout,
 		// A redirect could lead anywhere: it counts as a failed attempt.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	return &Dispatcher{repo: repo, cfg: cfg, client: client, log: log, now: now}
+	return &Dispatcher{repo: repo, cfg: cfg, client: client, log: log, now: now,
+		inflight: map[string]int{}, busy: map[string]bool{}, slots: make(chan struct{}, parallel)}
 }
 
-// Run polls the outbox until ctx ends.
+// Run polls the outbox until ctx ends, then waits for the attempts in flight (each bounded by
+// the timeout and ended with ctx).
 func (d *Dispatcher) Run(ctx context.Context) {
 	t := time.NewTicker(d.cfg.Interval)
 	defer t.Stop()
+	defer d.running.Wait()
 	for {
-		if err := d.Pass(ctx); err != nil && ctx.Err() == nil {
+		if err := d.pass(ctx); err != nil && ctx.Err() == nil {
 			d.log.Error("webhook dispatch", "err", err)
 		}
 		select {
@@ -95,9 +113,17 @@ func (d *Dispatcher) Run(ctx context.Context) {
 }
 
 // Pass fans out the waiting events, a batch at a time until the outbox is empty (at most
-// fanBatches batches, so that deliveries are never starved), and makes one attempt at each due
-// delivery.
+// fanBatches batches, so that deliveries are never starved), makes one attempt at each due
+// delivery that its endpoint has room for, and waits for the attempts.
 func (d *Dispatcher) Pass(ctx context.Context) error {
+	err := d.pass(ctx)
+	d.running.Wait()
+	return err
+}
+
+// pass is Pass without the wait: Run's passes start attempts and go on, so that an endpoint
+// that answers slowly delays only its own deliveries.
+func (d *Dispatcher) pass(ctx context.Context) error {
 	for range fanBatches {
 		n, err := d.fan(ctx)
 		if err != nil {
@@ -117,20 +143,64 @@ func (d *Dispatcher) Pass(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, parallel)
 	for _, dl := range due {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			if err := d.attempt(ctx, dl); err != nil && ctx.Err() == nil {
-				d.log.Error("webhook delivery", "endpoint", dl.EndpointID, "event", dl.EventID, "err", err)
+		switch d.start(ctx, dl) {
+		case endpointFull:
+			// Its endpoint is busy with earlier attempts: the delivery waits a timeout's
+			// length out of the due set, so that other endpoints' deliveries are read.
+			dl.NextAt = d.now().Add(d.cfg.Timeout)
+			if err := d.repo.Update(ctx, dl); err != nil {
+				return err
 			}
-		}()
+		case allFull:
+			return nil
+		}
 	}
-	wg.Wait()
 	return nil
+}
+
+type started int
+
+const (
+	startedNow   started = iota
+	alreadyBusy          // this delivery is being attempted
+	endpointFull         // its endpoint has PerEndpoint attempts in flight
+	allFull              // parallel attempts are in flight
+)
+
+// start begins an attempt at dl in a goroutine of its own, if there is room.
+func (d *Dispatcher) start(ctx context.Context, dl tenants.Delivery) started {
+	ep, key := dl.TenantID+"/"+dl.EndpointID, dl.EndpointID+"/"+dl.EventID
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case d.busy[key]:
+		return alreadyBusy
+	case d.inflight[ep] >= d.cfg.PerEndpoint:
+		return endpointFull
+	}
+	select {
+	case d.slots <- struct{}{}:
+	default:
+		return allFull
+	}
+	d.busy[key] = true
+	d.inflight[ep]++
+	d.running.Add(1)
+	go func() {
+		defer d.running.Done()
+		if err := d.attempt(ctx, dl); err != nil && ctx.Err() == nil {
+			d.log.Error("webhook delivery", "endpoint", dl.EndpointID, "event", dl.EventID, "err", err)
+		}
+		d.mu.Lock()
+		delete(d.busy, key)
+		if d.inflight[ep]--; d.inflight[ep] <= 0 {
+			delete(d.inflight, ep)
+		}
+		d.mu.Unlock()
+		<-d.slots
+	}()
+	return startedNow
 }
 
 // fan creates the deliveries of up to batch waiting events, in one write: one per endpoint of

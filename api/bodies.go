@@ -1,0 +1,110 @@
+package api
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// Request bodies are streamed (fiber's StreamRequestBody): the transport hands a request on
+// once its headers are read, with at most 8 KiB of its body. An API request's body is read
+// only after its credential is checked (readBody, from admit), so connections without one
+// hold no body; every body is read to at most BodyLimit bytes, and all bodies being read at
+// once to at most BodyBytesInFlight bytes in all.
+
+// DefaultBodyBytesInFlight is the default bound on body bytes held by all requests at once.
+const DefaultBodyBytesInFlight = 256 << 20
+
+// bodyBudget counts the body bytes that requests hold.
+type bodyBudget struct {
+	mu   sync.Mutex
+	used int64
+	max  int64
+}
+
+func (b *bodyBudget) take(n int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.used+n > b.max {
+		return false
+	}
+	b.used += n
+	return true
+}
+
+func (b *bodyBudget) give(n int64) {
+	b.mu.Lock()
+	b.used -= n
+	b.mu.Unlock()
+}
+
+// busyRetry is the Retry-After, in seconds, of a body refused for want of memory budget.
+const busyRetry = 1
+
+// bodyLimit refuses, unread, a body whose declared length is over the limit (413). Outside
+// the API (the admin UI, whose sign-in takes no credential) the body is read here, bounded;
+// the API reads it once the credential is known (readBody). Whatever a request's body held of
+// the in-flight budget is given back when its handlers are done.
+func (s *server) bodyLimit(c *fiber.Ctx) error {
+	if c.Request().Header.ContentLength() > s.BodyLimit {
+		return fiber.ErrRequestEntityTooLarge
+	}
+	defer func() {
+		if held, ok := c.Locals(bodyHeldKey).(int64); ok && held > 0 {
+			s.bodies.give(held)
+			c.Locals(bodyHeldKey, int64(0))
+		}
+	}()
+	if strings.HasPrefix(c.Path(), "/api/") {
+		return c.Next()
+	}
+	return s.readBody(c)
+}
+
+// readBody reads the request's body (loadBody), then runs the next handler.
+func (s *server) readBody(c *fiber.Ctx) error {
+	if err := s.loadBody(c); err != nil {
+		return err
+	}
+	return c.Next()
+}
+
+type bodyHeld struct{}
+
+var bodyHeldKey = bodyHeld{}
+
+// loadBody reads a streamed body into memory (idempotent): bounded by BodyLimit, counted in the
+// in-flight budget under bodyHeldKey, which readBody gives back.
+func (s *server) loadBody(c *fiber.Ctx) error {
+	req := c.Request()
+	if !req.IsBodyStream() {
+		if len(req.Body()) > s.BodyLimit {
+			return fiber.ErrRequestEntityTooLarge
+		}
+		return nil
+	}
+	want := int64(s.BodyLimit) + 1
+	if n := req.Header.ContentLength(); n >= 0 {
+		want = int64(n)
+	}
+	if !s.bodies.take(want) {
+		return &Error{Status: fiber.StatusServiceUnavailable, Kind: "ServiceUnavailable",
+			Message: "The service is busy reading other requests; retry later.",
+			Details: map[string]any{"retryAfter": busyRetry}, RetryAfter: busyRetry}
+	}
+	var buf bytes.Buffer
+	_, err := io.Copy(&buf, io.LimitReader(req.BodyStream(), int64(s.BodyLimit)+1))
+	if err != nil || buf.Len() > s.BodyLimit {
+		s.bodies.give(want)
+		if err != nil {
+			return fiber.ErrBadRequest
+		}
+		return fiber.ErrRequestEntityTooLarge
+	}
+	req.SetBodyRaw(buf.Bytes())
+	c.Locals(bodyHeldKey, want)
+	return nil
+}
