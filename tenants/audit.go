@@ -18,17 +18,20 @@ const (
 	ActionConsentRevoked     = "consent.revoked"
 	ActionConsentExpired     = "consent.expired"
 	ActionGDPRAnonymised     = "gdpr.anonymised"
-	ActionAPIKeyIssued       = "apikey.issued"
-	ActionAPIKeyRevoked      = "apikey.revoked"
-	ActionFormChanged        = "form.changed"
-	ActionStaffLogin         = "staff.login"
-	ActionStaffCreated       = "staff.created"
-	ActionStaffDisabled      = "staff.disabled"
-	ActionStaffEnabled       = "staff.enabled"
-	ActionStaffPassword      = "staff.password_changed"
-	ActionTenantCreated      = "tenant.created"
-	ActionTenantChanged      = "tenant.changed"
-	ActionWebhookChanged     = "webhook.changed"
+	// ActionGDPRMentionsRemoved: an erasure removed the values naming the person from records
+	// of others (docs/API.md §5.1); the entry names those records and counts them.
+	ActionGDPRMentionsRemoved = "gdpr.mentions_removed"
+	ActionAPIKeyIssued        = "apikey.issued"
+	ActionAPIKeyRevoked       = "apikey.revoked"
+	ActionFormChanged         = "form.changed"
+	ActionStaffLogin          = "staff.login"
+	ActionStaffCreated        = "staff.created"
+	ActionStaffDisabled       = "staff.disabled"
+	ActionStaffEnabled        = "staff.enabled"
+	ActionStaffPassword       = "staff.password_changed"
+	ActionTenantCreated       = "tenant.created"
+	ActionTenantChanged       = "tenant.changed"
+	ActionWebhookChanged      = "webhook.changed"
 )
 
 // ActorSystem is the actor of background jobs.

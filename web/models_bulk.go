@@ -48,6 +48,7 @@ type BulkPreviewPage struct {
 	Emails       int
 	Phones       int
 	Counts       RecordCounts
+	Mentions     int // records of others that only mention the people: only the mentions go
 	Unmatched    []string
 	Invalid      []string
 	InvalidCount int

@@ -153,7 +153,9 @@ type AnonymisePreviewPage struct {
 	Email  string
 	Phone  string
 	Counts RecordCounts
-	Errors FieldErrors // key: confirm
+	// Mentions counts the records of others that mention the person: only the mention goes.
+	Mentions int
+	Errors   FieldErrors // key: confirm
 	// CanExport shows "Export data" next to anonymise (docs/API.md §5.5).
 	CanExport bool
 }
@@ -163,8 +165,9 @@ const AnonymiseConfirmWord = "ERASE"
 
 // AnonymiseResultPage is step 3 (POST PathAnonymise): what was anonymised.
 type AnonymiseResultPage struct {
-	Layout Layout
-	Counts RecordCounts
+	Layout          Layout
+	Counts          RecordCounts
+	RemovedMentions int // records of others the person's mentions were removed from
 }
 
 // UnsubscribeResult is the outcome of a manual unsubscribe.

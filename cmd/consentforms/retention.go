@@ -63,7 +63,7 @@ func retentionLoop(ctx context.Context, svc *ops.Service, every time.Duration, l
 
 // runRetention is `consentforms retention run`: the job once, now.
 func runRetention(ctx context.Context, s tenants.Stores) (any, error) {
-	svc := &ops.Service{Records: s.Records, Forms: s.Forms, Writer: s.Writer, Now: time.Now, Rights: s.Records, Audit: s.Audit,
+	svc := &ops.Service{Tenants: s.Tenants, Records: s.Records, Forms: s.Forms, Writer: s.Writer, Now: time.Now, Rights: s.Records, Audit: s.Audit,
 		Catalogue: catalogue{s}}
 	n, err := svc.RunRetention(ctx)
 	return map[string]any{"anonymised": n}, err
