@@ -6,7 +6,7 @@ func TestNewIdentity(t *testing.T) {
 	for _, c := range []struct {
 		email, phone, country string
 		want                  Identity
-		refused      string // "field:code" of the first violation
+		refused               string // "field:code" of the first violation
 	}{
 		{" Ann@Example.org ", "", "", Identity{Email: "ann@example.org"}, ""},
 		{"jose\u0301@example.org", "", "", Identity{Email: "jos\u00e9@example.org"}, ""},
