@@ -26,24 +26,33 @@ func (c counts) add(o counts) counts {
 // decodeErasure checks an erasure answer's exact shape and returns its counts.
 func decodeErasure(t *testing.T, r response) counts {
 	t.Helper()
+	c, _ := decodeErasureMentions(t, r)
+	return c
+}
+
+// decodeErasureMentions checks an erasure answer's exact shape and returns its counts and its
+// removedMentions.
+func decodeErasureMentions(t *testing.T, r response) (counts, int) {
+	t.Helper()
 	if r.Status != 200 {
 		t.Fatalf("erasure: %d %s", r.Status, r.Body)
 	}
 	var b struct {
 		Success           *bool   `json:"success"`
 		AnonymisedRecords *counts `json:"anonymisedRecords"`
+		RemovedMentions   *int    `json:"removedMentions"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(r.Body))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&b); err != nil || b.Success == nil || !*b.Success || b.AnonymisedRecords == nil {
+	if err := dec.Decode(&b); err != nil || b.Success == nil || !*b.Success || b.AnonymisedRecords == nil || b.RemovedMentions == nil {
 		t.Fatalf("erasure body %s: %v", r.Body, err)
 	}
-	var raw map[string]map[string]any
+	var raw map[string]any
 	_ = json.Unmarshal(r.Body, &raw)
-	if len(raw["anonymisedRecords"]) != 4 {
+	if m, _ := raw["anonymisedRecords"].(map[string]any); len(m) != 4 {
 		t.Errorf("anonymisedRecords %v, want the four counts", raw["anonymisedRecords"])
 	}
-	return *b.AnonymisedRecords
+	return *b.AnonymisedRecords, *b.RemovedMentions
 }
 
 // erase runs an erasure and returns its counts.
