@@ -8,6 +8,7 @@ import (
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/consent"
+	"github.com/consentforms/consentforms/tenants/contact"
 	"github.com/consentforms/consentforms/tenants/unsubscribe"
 )
 
@@ -118,6 +119,31 @@ func (s *Service) ClearSendGridKey(ctx context.Context, a Actor, tenantID string
 		return err
 	}
 	return s.audit(ctx, a, tenantID, tenants.ActionWebhookChanged, "sendgrid key cleared")
+}
+
+// SetDefaultCountry sets the tenant's default country (ISO 3166 alpha-2, any case; "" clears
+// it), in which the national phone numbers of its section-6 records and of its people's lookups
+// are read, and returns the tenant as changed.
+func (s *Service) SetDefaultCountry(ctx context.Context, a Actor, tenantID, country string) (tenants.Tenant, error) {
+	var c checks
+	country = strings.ToUpper(strings.TrimSpace(country))
+	if country != "" && !contact.ValidCountry(country) {
+		c.add("default_country", CodeInvalid, "Give a two-letter ISO 3166 country code, such as DE, or nothing.")
+	}
+	t, err := s.Tenants.Get(ctx, tenantID)
+	if errors.Is(err, tenants.ErrNotFound) {
+		c.add("tenant", CodeUnknown, "Choose a tenant.")
+	} else if err != nil {
+		return tenants.Tenant{}, err
+	}
+	if err := c.err(); err != nil {
+		return tenants.Tenant{}, err
+	}
+	if err := s.Tenants.SetDefaultCountry(ctx, tenantID, country); err != nil {
+		return tenants.Tenant{}, err
+	}
+	t.DefaultCountry = country
+	return t, s.audit(ctx, a, tenantID, tenants.ActionTenantChanged, "default country", tenantID)
 }
 
 // SetTenantRetention sets the tenant's default retention, for its records of no form

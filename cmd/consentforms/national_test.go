@@ -1,0 +1,56 @@
+package main
+
+import (
+	"testing"
+)
+
+// TestDefaultCountry: a tenant's default country lets the records volunteers type in carry
+// national phone numbers, stored in E.164 and found by every lookup in either spelling; without
+// one they are refused, and form submissions take international numbers only (docs/API.md §3.4).
+func TestDefaultCountry(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	tn, plain := openTenant(s), openTenant(s)
+	if out := s.cli("tenant", "update", "--tenant", tn, "--default-country", "de"); out["defaultCountry"] != "DE" {
+		t.Errorf("tenant update printed %v", out)
+	}
+	if out, err := s.cliErr("tenant", "update", "--tenant", plain, "--default-country", "XX"); err == nil {
+		t.Errorf("an unknown country was accepted: %v", out)
+	}
+	k, kp := s.key(tn, "all"), s.key(plain, "all")
+
+	call1 := map[string]any{"phone_number": "0151 1234 5678", "caller_id": "c-1"}
+	visit := map[string]any{"canvasser_id": "cv-1", "phone_number": "(0151) 1234-5679", "consent_to_general_contact_phone": true}
+	for _, c := range []struct {
+		path string
+		body map[string]any
+		code string // the existing phone error of the endpoint
+	}{{callsPath, call1, "phone_number_invalid"}, {canvassingPath, visit, "consent_to_general_contact_phone_invalid"}} {
+		if r := call(t, s, "POST", c.path, k, c.body); r.Status != 201 {
+			t.Errorf("%s with a national number in DE: %d %s", c.path, r.Status, r.Body)
+		}
+		if r := call(t, s, "POST", c.path, kp, c.body); r.Status != 400 || str(r.JSON(t), "code") != c.code {
+			t.Errorf("%s with a national number and no default country: %d %s", c.path, r.Status, r.Body)
+		}
+	}
+	form := map[string]any{"form_id": "petition", "phone_number": "0151 1234 5670", "consent_to_general_contact_phone": true}
+	if r := call(t, s, "POST", "/api/v1/forms/accept-submission", k, form); r.Status != 400 {
+		t.Errorf("a form submission with a national number: %d %s", r.Status, r.Body)
+	}
+
+	export := call(t, s, "POST", "/api/v1/gdpr/export", k, map[string]any{"phoneNumber": "+49 151 12345678"}).JSON(t)
+	tasks, _ := at(export, "records.phoneCallTasks").([]any)
+	if len(tasks) != 1 || str(tasks[0], "contact.phoneNumber") != "+4915112345678" {
+		t.Errorf("export by the international number: %v", at(export, "records"))
+	}
+	assertUnsubscribed(t, call(t, s, "POST", unsubPath("brevo"), k, map[string]any{"phone": "0151 12345679"}), 1)
+	if r := call(t, s, "GET", "/api/v1/consents?phone=0151+1234+5678", kp, nil); r.Status != 400 {
+		t.Errorf("a national number where no default country is set: %d %s", r.Status, r.Body)
+	}
+	if c := erase(t, s, k, map[string]any{"phoneNumber": "0151-1234-5678"}); c != (counts{PhoneCallTasks: 1}) {
+		t.Errorf("erasure by the national number: %+v", c)
+	}
+	if out := s.cli("tenant", "update", "--tenant", tn, "--default-country", ""); out["defaultCountry"] != "" {
+		t.Errorf("clearing printed %v", out)
+	}
+}
