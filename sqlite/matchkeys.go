@@ -3,15 +3,17 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"strconv"
 
 	"github.com/consentforms/consentforms/tenants"
 )
 
 var _ tenants.MatchKeyRepo = (*Writer)(nil)
 
-// SetMatchKeys replaces a record's match keys in its body and in the match key index, in one
-// transaction.
-func (w *Writer) SetMatchKeys(ctx context.Context, tenantID string, kind tenants.Kind, publicID string, keys []string) error {
+// Rekey replaces a record's contact phone and match keys in its body and in the match key
+// index, in one transaction.
+func (w *Writer) Rekey(ctx context.Context, tenantID string, kind tenants.Kind, publicID string, phone *string, keys []string) error {
 	return w.inTx(ctx, func(tx *sql.Tx, st statements) error {
 		row, err := scanRecord(tx.QueryRowContext(ctx, `SELECT `+recordCols+` FROM records WHERE tenant_id = ? AND kind = ? AND public_id = ?`,
 			tenantID, string(kind), publicID))
@@ -19,7 +21,27 @@ func (w *Writer) SetMatchKeys(ctx context.Context, tenantID string, kind tenants
 			return translate("get record", err)
 		}
 		rec := row.rec
-		rec.MatchKeys = keys
+		rec.Contact.PhoneNumber, rec.MatchKeys = phone, keys
 		return rewrite(ctx, tx, st, row, rec)
 	})
+}
+
+// KeyingVersion implements tenants.MatchKeyRepo.
+func (w *Writer) KeyingVersion(ctx context.Context) (int, error) {
+	var v string
+	err := w.s.r.QueryRowContext(ctx, `SELECT value FROM store_meta WHERE key = 'keying_version'`).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, translate("keying version", err)
+	}
+	return strconv.Atoi(v)
+}
+
+// SetKeyingVersion implements tenants.MatchKeyRepo.
+func (w *Writer) SetKeyingVersion(ctx context.Context, version int) error {
+	_, err := w.s.w.ExecContext(ctx, `INSERT INTO store_meta (key, value) VALUES ('keying_version', ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, strconv.Itoa(version))
+	return translate("set keying version", err)
 }

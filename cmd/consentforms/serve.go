@@ -57,6 +57,9 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	if err != nil {
 		return err
 	}
+	if err := rekeyAtStart(ctx, store, keys, log); err != nil {
+		return fmt.Errorf("re-keying records: %w", err)
+	}
 	if err := firstAdmin(ctx, store, cfg, stdout); err != nil {
 		return err
 	}
