@@ -244,6 +244,8 @@ type TenantItem struct {
 	// Retention is the default retention of the tenant's records of no form, as a phrase
 	// ("2y from created"), "" when none.
 	Retention string
+	// DefaultCountry is the country national phone numbers are read in, "" when none.
+	DefaultCountry string
 }
 
 // TenantInput is the create-tenant form as filled: name, rate_limit.
@@ -262,6 +264,10 @@ type TenantsPage struct {
 	// tenant, retention, retention_from).
 	Retention       TenantRetentionInput
 	RetentionErrors FieldErrors
+	// Country is the default-country form as filled; CountryErrors its errors (keys: tenant,
+	// default_country).
+	Country       TenantCountryInput
+	CountryErrors FieldErrors
 }
 
 // StaffItem is one staff user as listed.
