@@ -489,7 +489,7 @@ func tenantCountryForm(p TenantsPage) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = selectInput(input{Name: "tenant", Label: "Tenant", Value: p.Country.TenantID, Error: p.CountryErrors.Get("tenant"), Required: true},
+		templ_7745c5c3_Err = selectInput(input{Name: "tenant", ID: "country-tenant", Label: "Tenant", Value: p.Country.TenantID, Error: p.CountryErrors.Get("tenant"), Required: true},
 			tenantOptions(p.Tenants), "Choose a tenant").Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
