@@ -15,24 +15,28 @@ var _ tenants.MatchKeyRepo = (*Records)(nil)
 // colMeta holds facts about the store as a whole, one document per fact.
 const colMeta = "storemeta"
 
-// Rekey replaces a record's contact phone and match keys (one document: the index follows).
-func (r *Records) Rekey(ctx context.Context, tenantID string, kind tenants.Kind, publicID string, phone *string, keys []string) error {
-	c, err := r.col(kind)
-	if err != nil {
-		return err
-	}
-	if keys == nil {
-		keys = []string{}
-	}
-	// By _id alone (see getDoc): the id is built from the tenant's, so it names that tenant's record only.
-	res, err := c.UpdateOne(ctx, byID(tenants.RecordID(tenantID, kind, publicID)),
-		bson.D{{Key: "$set", Value: bson.D{{Key: "matchKeys", Value: keys}, {Key: "contact.phoneNumber", Value: phone}}},
-			{Key: "$inc", Value: bson.D{{Key: "rev", Value: 1}}}})
-	if err != nil {
-		return translate("rekey record", err)
-	}
-	if res.MatchedCount == 0 {
-		return tenants.ErrNotFound
+// Rekey replaces each record's contact phone and match keys (one document each: the index
+// follows), one update per record; a repeat of a batch stopped part-way finishes it.
+func (r *Records) Rekey(ctx context.Context, batch []tenants.Rekeying) error {
+	for _, k := range batch {
+		c, err := r.col(k.Kind)
+		if err != nil {
+			return err
+		}
+		keys := k.Keys
+		if keys == nil {
+			keys = []string{}
+		}
+		// By _id alone (see getDoc): the id is built from the tenant's, so it names that tenant's record only.
+		res, err := c.UpdateOne(ctx, byID(tenants.RecordID(k.TenantID, k.Kind, k.PublicID)),
+			bson.D{{Key: "$set", Value: bson.D{{Key: "matchKeys", Value: keys}, {Key: "contact.phoneNumber", Value: k.Phone}}},
+				{Key: "$inc", Value: bson.D{{Key: "rev", Value: 1}}}})
+		if err != nil {
+			return translate("rekey record", err)
+		}
+		if res.MatchedCount == 0 {
+			return tenants.ErrNotFound
+		}
 	}
 	return nil
 }

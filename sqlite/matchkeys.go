@@ -11,18 +11,23 @@ import (
 
 var _ tenants.MatchKeyRepo = (*Writer)(nil)
 
-// Rekey replaces a record's contact phone and match keys in its body and in the match key
-// index, in one transaction.
-func (w *Writer) Rekey(ctx context.Context, tenantID string, kind tenants.Kind, publicID string, phone *string, keys []string) error {
+// Rekey replaces the records' contact phones and match keys in their bodies and in the match
+// key index, the whole batch in one transaction (one fsync).
+func (w *Writer) Rekey(ctx context.Context, batch []tenants.Rekeying) error {
 	return w.inTx(ctx, func(tx *sql.Tx, st statements) error {
-		row, err := scanRecord(tx.QueryRowContext(ctx, `SELECT `+recordCols+` FROM records WHERE tenant_id = ? AND kind = ? AND public_id = ?`,
-			tenantID, string(kind), publicID))
-		if err != nil {
-			return translate("get record", err)
+		for _, r := range batch {
+			row, err := scanRecord(tx.QueryRowContext(ctx, `SELECT `+recordCols+` FROM records WHERE tenant_id = ? AND kind = ? AND public_id = ?`,
+				r.TenantID, string(r.Kind), r.PublicID))
+			if err != nil {
+				return translate("get record", err)
+			}
+			rec := row.rec
+			rec.Contact.PhoneNumber, rec.MatchKeys = r.Phone, r.Keys
+			if err := rewrite(ctx, tx, st, row, rec); err != nil {
+				return err
+			}
 		}
-		rec := row.rec
-		rec.Contact.PhoneNumber, rec.MatchKeys = phone, keys
-		return rewrite(ctx, tx, st, row, rec)
+		return nil
 	})
 }
 

@@ -8,14 +8,24 @@ import "context"
 // records were keyed by an earlier version is re-keyed at start.
 const KeyingVersion = 2
 
+// Rekeying is what re-keying one record writes: its contact phone number (nil: none) and its
+// match keys.
+type Rekeying struct {
+	TenantID string
+	Kind     Kind
+	PublicID string
+	Phone    *string
+	Keys     []string
+}
+
 // MatchKeyRepo re-derives records' match keys: at start, after the way keys are derived
 // changed (KeyingVersion), and in `consentforms rehash`, with a new HMAC key after the old one
 // was lost, from the identifiers the records still hold.
 type MatchKeyRepo interface {
-	// Rekey replaces the contact phone number (nil: none) and the match keys of the tenant's
-	// record of kind with publicID, in the record and in the index people are found through;
-	// ErrNotFound for no such record.
-	Rekey(ctx context.Context, tenantID string, kind Kind, publicID string, phone *string, keys []string) error
+	// Rekey replaces the contact phone number and the match keys of each record of batch, in the
+	// record and in the index people are found through; ErrNotFound when one of them does not
+	// exist (the embedded store then changes none of the batch).
+	Rekey(ctx context.Context, batch []Rekeying) error
 	// KeyingVersion returns the KeyingVersion the store's records were last re-keyed to (0:
 	// never); SetKeyingVersion records one.
 	KeyingVersion(ctx context.Context) (int, error)

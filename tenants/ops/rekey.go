@@ -11,25 +11,23 @@ import (
 // RekeyProgress is told how far a re-key pass is: records read, and records rewritten.
 type RekeyProgress func(scanned, rekeyed int)
 
-// rekeyEvery is how many records pass between two progress reports.
-const rekeyEvery = 10000
+// rekeyEvery is how many records pass between two progress reports; rekeyBatch how many are
+// rewritten in one store call (one transaction on the embedded store).
+const (
+	rekeyEvery = 10000
+	rekeyBatch = 500
+)
 
 // Rekey re-derives every record's match keys as this code derives them (MatchKeys: belonging
 // and mention keys, phone numbers by libphonenumber, e-mail addresses in NFC) and rewrites its
 // contact phone in E.164, for the records where either differs (docs/STORAGE.md, "Re-keying").
 // It reads the whole store once through all (tenants come first, with their default
-// countries), then rewrites the records that need it one by one through repo. A stop part-way
+// countries), then rewrites the records that need it in batches through repo. A stop part-way
 // loses nothing: a repeat finds what is left to do and does it, so it is resumable and
 // idempotent. It returns how many records it read and rewrote.
 func (s *Service) Rekey(ctx context.Context, all tenants.Transfer, repo tenants.MatchKeyRepo, progress RekeyProgress) (scanned, rekeyed int, err error) {
-	type fix struct {
-		tenant, id string
-		kind       tenants.Kind
-		phone      *string
-		keys       []string
-	}
 	countries := map[string]string{}
-	var fixes []fix
+	var fixes []tenants.Rekeying
 	// The fixes are collected first and written after the export's read ends.
 	err = all.Export(ctx, func(it tenants.Item) error {
 		if it.Tenant != nil {
@@ -52,18 +50,19 @@ func (s *Service) Rekey(ctx context.Context, all tenants.Transfer, repo tenants.
 		rec.Contact.PhoneNumber = phone
 		keys, _ := s.MatchKeys(rec, country)
 		if phone != it.Record.Contact.PhoneNumber || !sameKeys(keys, it.Record.MatchKeys) {
-			fixes = append(fixes, fix{rec.TenantID, rec.PublicID, rec.Kind, phone, keys})
+			fixes = append(fixes, tenants.Rekeying{TenantID: rec.TenantID, Kind: rec.Kind, PublicID: rec.PublicID, Phone: phone, Keys: keys})
 		}
 		return nil
 	})
 	if err != nil {
 		return scanned, 0, wrap("rekey", err)
 	}
-	for _, f := range fixes {
-		if err := repo.Rekey(ctx, f.tenant, f.kind, f.id, f.phone, f.keys); err != nil {
+	for start := 0; start < len(fixes); start += rekeyBatch {
+		batch := fixes[start:min(start+rekeyBatch, len(fixes))]
+		if err := repo.Rekey(ctx, batch); err != nil {
 			return scanned, rekeyed, wrap("rekey", err)
 		}
-		if rekeyed++; rekeyed%rekeyEvery == 0 {
+		if rekeyed += len(batch); rekeyed%rekeyEvery == 0 {
 			progress(scanned, rekeyed)
 		}
 	}

@@ -95,7 +95,7 @@ func testSetMatchKeys(t *testing.T, open Open) {
 	s := open(t)
 	ingest(t, s, record("a", tenants.KindFormSubmission, "r1", 0, "old1", "old2"), record("a", tenants.KindCanvassing, "r2", 1, "old1"))
 	phone := "+442079460958"
-	must(t, s.MatchKeys.Rekey(ctx, "a", tenants.KindFormSubmission, "r1", &phone, []string{"new1", "old2"}))
+	must(t, s.MatchKeys.Rekey(ctx, []tenants.Rekeying{{TenantID: "a", Kind: tenants.KindFormSubmission, PublicID: "r1", Phone: &phone, Keys: []string{"new1", "old2"}}}))
 	find := func(key string) []string {
 		recs, err := s.Records.Find(ctx, "a", []string{key})
 		must(t, err)
@@ -111,11 +111,11 @@ func testSetMatchKeys(t *testing.T, open Open) {
 		got.Contact.PhoneNumber == nil || *got.Contact.PhoneNumber != phone {
 		t.Errorf("Get = %+v, %v", got, err)
 	}
-	must(t, s.MatchKeys.Rekey(ctx, "a", tenants.KindCanvassing, "r2", nil, nil))
+	must(t, s.MatchKeys.Rekey(ctx, []tenants.Rekeying{{TenantID: "a", Kind: tenants.KindCanvassing, PublicID: "r2"}}))
 	if got := find("old1"); len(got) != 0 {
 		t.Errorf("cleared keys still find %v", got)
 	}
-	if err := s.MatchKeys.Rekey(ctx, "b", tenants.KindFormSubmission, "r1", nil, []string{"x"}); !errors.Is(err, tenants.ErrNotFound) {
+	if err := s.MatchKeys.Rekey(ctx, []tenants.Rekeying{{TenantID: "b", Kind: tenants.KindFormSubmission, PublicID: "r1", Keys: []string{"x"}}}); !errors.Is(err, tenants.ErrNotFound) {
 		t.Errorf("another tenant's record: %v, want ErrNotFound", err)
 	}
 	if v, err := s.MatchKeys.KeyingVersion(ctx); err != nil || v != 0 {
