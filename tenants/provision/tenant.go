@@ -130,13 +130,8 @@ func (s *Service) SetDefaultCountry(ctx context.Context, a Actor, tenantID, coun
 	if country != "" && !contact.ValidCountry(country) {
 		c.add("default_country", CodeInvalid, "Give a two-letter ISO 3166 country code, such as DE, or nothing.")
 	}
-	t, err := s.Tenants.Get(ctx, tenantID)
-	if errors.Is(err, tenants.ErrNotFound) {
-		c.add("tenant", CodeUnknown, "Choose a tenant.")
-	} else if err != nil {
-		return tenants.Tenant{}, err
-	}
-	if err := c.err(); err != nil {
+	t, err := s.checkedTenant(ctx, &c, tenantID)
+	if err != nil {
 		return tenants.Tenant{}, err
 	}
 	if err := s.Tenants.SetDefaultCountry(ctx, tenantID, country); err != nil {
@@ -146,18 +141,25 @@ func (s *Service) SetDefaultCountry(ctx context.Context, a Actor, tenantID, coun
 	return t, s.audit(ctx, a, tenantID, tenants.ActionTenantChanged, "default country", tenantID)
 }
 
-// SetTenantRetention sets the tenant's default retention, for its records of no form
-// (retention "" clears it), and returns the tenant as changed.
-func (s *Service) SetTenantRetention(ctx context.Context, a Actor, tenantID, retention, from string) (tenants.Tenant, error) {
-	var c checks
-	retention, from = c.retention(retention, from)
+// checkedTenant reads the tenant a setting is for: an unknown one is a violation of c (as
+// "tenant"), and c's violations are the error.
+func (s *Service) checkedTenant(ctx context.Context, c *checks, tenantID string) (tenants.Tenant, error) {
 	t, err := s.Tenants.Get(ctx, tenantID)
 	if errors.Is(err, tenants.ErrNotFound) {
 		c.add("tenant", CodeUnknown, "Choose a tenant.")
 	} else if err != nil {
 		return tenants.Tenant{}, err
 	}
-	if err := c.err(); err != nil {
+	return t, c.err()
+}
+
+// SetTenantRetention sets the tenant's default retention, for its records of no form
+// (retention "" clears it), and returns the tenant as changed.
+func (s *Service) SetTenantRetention(ctx context.Context, a Actor, tenantID, retention, from string) (tenants.Tenant, error) {
+	var c checks
+	retention, from = c.retention(retention, from)
+	t, err := s.checkedTenant(ctx, &c, tenantID)
+	if err != nil {
 		return tenants.Tenant{}, err
 	}
 	if err := s.Tenants.SetRetention(ctx, tenantID, retention, from); err != nil {
