@@ -1,7 +1,9 @@
 package main
 
 import (
+	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -142,5 +144,30 @@ func TestMentionUnsubscribeProviders(t *testing.T) {
 			assertUnsubscribed(t, call(t, s, "POST", unsubPath(r.provider), k, providerPayload(t, r.file), r.contentType), 0)
 			assertAliceIntact(t, s, k, "alice-1")
 		})
+	}
+}
+
+// TestMentionAdminPages: the staff person search lists the records that mention a person apart
+// from theirs, and the erase preview names both groups.
+func TestMentionAdminPages(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	tn := openTenant(s)
+	k := s.key(tn, "all")
+	alice(t, s, k, "alice-1", map[string]any{"referred_friend": "bob@example.org"})
+	subscriber(t, s, k, "bob-1", "bob@example.org", "")
+	s.cli("staff", "create", "--email", "sup@example.org", "--password", "pass-word-123", "--role", "support", "--tenant", tn)
+	sup := newAdminClient(t, s)
+	sup.signIn("sup@example.org", "pass-word-123")
+	sup.get("/admin/submissions/find")
+	st, body, _ := sup.post("/admin/submissions/find", url.Values{"email": {"bob@example.org"}})
+	own, mentions, _ := strings.Cut(body, `data-testid="person-mentions"`)
+	if st != 200 || !strings.Contains(own, `data-record-id="bob-1"`) || strings.Contains(own, `data-record-id="alice-1"`) ||
+		!strings.Contains(mentions, `data-record-id="alice-1"`) || !strings.Contains(body, "1 record of someone else that mention this person") {
+		t.Errorf("person search: %d\n%s", st, body)
+	}
+	st, body, _ = sup.post("/admin/anonymise/preview", url.Values{"email": {"bob@example.org"}})
+	if st != 200 || !strings.Contains(strings.Join(strings.Fields(body), " "), "1 record of this person; 1 record of someone else that mentions them — only the mention is removed.") {
+		t.Errorf("erase preview: %d\n%s", st, body)
 	}
 }
