@@ -124,5 +124,6 @@ func bulkItem(b tenants.BulkErasure, names map[string]string) web.BulkItem {
 	}
 	return web.BulkItem{ID: b.ID, Status: b.Status, RequestedBy: name(b.RequestedBy), RequestedAt: b.RequestedAt, ExpiresAt: b.ExpiresAt,
 		DecidedBy: name(b.DecidedBy), DecidedAt: b.DecidedAt, FinishedAt: b.FinishedAt, Emails: b.Emails, Phones: b.Phones,
-		Expected: recordCounts(tenants.CountsFrom(b.Expected)), Erased: recordCounts(tenants.CountsFrom(b.Erased)), Total: b.Total, Done: b.Done}
+		Expected: recordCounts(tenants.CountsFrom(b.Expected)), Erased: recordCounts(tenants.CountsFrom(b.Erased)), Total: b.Total, Done: b.Done,
+		ExpectedMentions: b.Expected[ops.RemovedMentionsKey], RemovedMentions: b.Erased[ops.RemovedMentionsKey]}
 }

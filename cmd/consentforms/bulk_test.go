@@ -140,6 +140,9 @@ func TestBulkErasureFourEyes(t *testing.T) {
 	if sum["formSubmissions"] != 4 || sum["canvassingSubmissions"] != 1 || mentions != 1 || completed[0].Counts["removedMentions"] != 1 {
 		t.Errorf("single erasures: %v, %d mentions; bulk: %v", sum, mentions, completed[0].Counts)
 	}
+	if !strings.Contains(done, "Mentions removed from 1 record of others.") {
+		t.Errorf("the request page does not count the removed mention:\n%s", done)
+	}
 	if r := getSubmission(t, s, k, "names-cat"); at(r, "anonymisedAt") != nil || at(r, "payload.referred_friend") != nil ||
 		str(r, "contact.email") != "alice@example.org" {
 		t.Errorf("the record naming Cat after the bulk erasure: %v", r)

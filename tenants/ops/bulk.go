@@ -254,7 +254,7 @@ func (s *Service) RunBulk(ctx context.Context) error {
 
 func (s *Service) runBulk(ctx context.Context, b tenants.BulkErasure) error {
 	erased := tenants.CountsFrom(b.Erased)
-	mentioned := b.Erased[removedMentionsKey]
+	mentioned := b.Erased[RemovedMentionsKey]
 	for b.Done < len(b.Keys) {
 		started := time.Now()
 		end := min(b.Done+bulkBatch, len(b.Keys))
@@ -284,13 +284,13 @@ func (s *Service) runBulk(ctx context.Context, b tenants.BulkErasure) error {
 	return s.bulkAudit(ctx, b, tenants.ActorSystem, tenants.ActionBulkCompleted, withMentions(erased, mentioned), "")
 }
 
-// removedMentionsKey counts, beside the per-kind counts of a bulk erasure, the records of
-// others it removed mentions from.
-const removedMentionsKey = "removedMentions"
+// RemovedMentionsKey counts, beside the per-kind counts of a bulk erasure's Expected and Erased,
+// the records of others that mention the people (only the mentions go).
+const RemovedMentionsKey = "removedMentions"
 
 func withMentions(c tenants.Counts, mentions int) map[string]int {
 	m := c.Map()
-	m[removedMentionsKey] = mentions
+	m[RemovedMentionsKey] = mentions
 	return m
 }
 
