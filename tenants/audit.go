@@ -74,7 +74,8 @@ type Hasher struct{ key []byte }
 func NewHasher(secret []byte) Hasher { return Hasher{key: secret} }
 
 // Hash returns the keyed hash of a normalised identifier in a tenant, namespaced by kind
-// ("e" for e-mail, "p" for phone).
+// ("e" for e-mail, "p" for phone; "me" and "mp" for the same identifiers mentioned in another
+// person's record, docs/STORAGE.md).
 func (h Hasher) Hash(tenantID, kind, normalised string) string {
 	m := hmac.New(sha256.New, h.key)
 	m.Write([]byte(tenantID + "\x00" + kind + "\x00" + normalised))
