@@ -1,6 +1,8 @@
 package main
 
 import (
+	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -52,5 +54,30 @@ func TestDefaultCountry(t *testing.T) {
 	}
 	if out := s.cli("tenant", "update", "--tenant", tn, "--default-country", ""); out["defaultCountry"] != "" {
 		t.Errorf("clearing printed %v", out)
+	}
+}
+
+// TestDefaultCountryAdmin: a platform admin sets and clears a tenant's default country on the
+// tenants page; an unknown code is refused with the form shown again.
+func TestDefaultCountryAdmin(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	tn := openTenant(s)
+	root := newAdminClient(t, s)
+	root.signIn("root@example.com", "root-password-1")
+	root.get("/admin/tenants")
+	if st, body, _ := root.post("/admin/tenants/country", url.Values{"tenant": {tn}, "default_country": {"XX"}}); st != 422 ||
+		!strings.Contains(body, "ISO 3166") {
+		t.Errorf("an unknown country: %d\n%s", st, body)
+	}
+	if st, _, _ := root.post("/admin/tenants/country", url.Values{"tenant": {tn}, "default_country": {"gb"}}); st != 303 {
+		t.Fatalf("saving GB: %d", st)
+	}
+	if _, body := root.get("/admin/tenants"); !strings.Contains(body, `data-testid="tenant-country">GB<`) {
+		t.Errorf("the tenants page does not show GB:\n%s", body)
+	}
+	k := s.key(tn, "all")
+	if r := call(t, s, "POST", callsPath, k, map[string]any{"phone_number": "020 7946 0958"}); r.Status != 201 {
+		t.Errorf("a UK national number in a GB tenant: %d %s", r.Status, r.Body)
 	}
 }
