@@ -81,3 +81,38 @@ func TestDefaultCountryAdmin(t *testing.T) {
 		t.Errorf("a UK national number in a GB tenant: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestIdentifierForms: one person however their identifiers are written — an address in NFD or
+// with an IDNA domain, a phone number with a "(0)" trunk prefix or a 00 prefix — and an address
+// holding an invisible character is refused rather than stored unmatchable (docs/API.md §3.4).
+func TestIdentifierForms(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	k := s.key(openTenant(s), "all")
+	subscriber(t, s, k, "nfd", "jose\u0301@example.org", "")
+	subscriber(t, s, k, "idn", "Jane@B\u00dcCHER.de", "")
+	subscriber(t, s, k, "uk", "", "+44 (0)20 7946 0958")
+	for _, q := range [][3]string{
+		{"email", "jos\u00e9@example.org", "nfd"}, {"email", "JOSE\u0301@Example.org", "nfd"},
+		{"email", "jane@xn--bcher-kva.de", "idn"}, {"email", "jane@b\u00fccher.de", "idn"},
+		{"phone", "+442079460958", "uk"}, {"phone", "0044 20 7946 0958", "uk"}, {"phone", "+44 (0) 20-7946-0958", "uk"},
+	} {
+		got := consentsOf(t, s, k, q[0], q[1])
+		if subs, _ := at(got, "submissions").([]any); len(subs) != 1 || str(subs[0], "submissionId") != q[2] {
+			t.Errorf("%s=%q finds %v, want %s", q[0], q[1], at(got, "submissions"), q[2])
+		}
+	}
+	if got := str(getSubmission(t, s, k, "uk"), "contact.phoneNumber"); got != "+442079460958" {
+		t.Errorf("stored phone %q, want +442079460958", got)
+	}
+	for _, email := range []string{"bob@example.org\u200b", "\u200ebob@example.org", "bo\u202eb@example.org"} {
+		r := call(t, s, "POST", "/api/v1/forms/accept-submission", k, map[string]any{"form_id": "petition", "email": email,
+			"consent_to_general_contact_email": true})
+		if r.Status != 400 || !strings.Contains(string(r.Body), "email_invalid") {
+			t.Errorf("%q: %d %s", email, r.Status, r.Body)
+		}
+		if r := call(t, s, "POST", "/api/v1/consents/search", k, map[string]any{"email": email}); r.Status != 400 {
+			t.Errorf("consent read of %q: %d %s", email, r.Status, r.Body)
+		}
+	}
+}
