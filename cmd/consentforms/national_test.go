@@ -27,7 +27,9 @@ func TestDefaultCountry(t *testing.T) {
 		path string
 		body map[string]any
 		code string // the existing phone error of the endpoint
-	}{{callsPath, call1, "phone_number_invalid"}, {canvassingPath, visit, "consent_to_general_contact_phone_invalid"}} {
+	}{{callsPath, call1, "phone_number_invalid"}, {canvassingPath, visit, "consent_to_general_contact_phone_invalid"},
+		{digitisationPath, map[string]any{"form_id": "petition", "phone_number": "0151 1234 5671", "consent_to_general_contact_phone": true},
+			"consent_to_general_contact_phone_invalid"}} {
 		if r := call(t, s, "POST", c.path, k, c.body); r.Status != 201 {
 			t.Errorf("%s with a national number in DE: %d %s", c.path, r.Status, r.Body)
 		}
