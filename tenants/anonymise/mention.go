@@ -1,6 +1,7 @@
 package anonymise
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -11,11 +12,11 @@ import (
 // else's record (docs/API.md §5.1). is reports whether an identifier, as MentionedIdentifier
 // reads it ("e" or "p" and its normalised form), is that person's. Removed are, at any depth of
 // Payload and Fields, each string value that is such an identifier as a whole, each value whose
-// key is one, and each free-text value holding one of the e-mail addresses so found. The
+// key is one, and each free-text value holding one of the addresses or numbers so found. The
 // record's own contact data, consents and everything else stay, and it is not marked
 // anonymised. The input is not modified.
 func RemoveMentions(rec tenants.Record, country string, is func(kind, normalised string) bool) (tenants.Record, int) {
-	var found []string
+	var found, foundPhones []string
 	match := func(s string) bool {
 		kind, n := MentionedIdentifier(s, country)
 		if kind == "" || !is(kind, n) {
@@ -23,6 +24,8 @@ func RemoveMentions(rec tenants.Record, country string, is func(kind, normalised
 		}
 		if kind == "e" {
 			found = append(found, n)
+		} else {
+			foundPhones = append(foundPhones, n)
 		}
 		return true
 	}
@@ -36,7 +39,8 @@ func RemoveMentions(rec tenants.Record, country string, is func(kind, normalised
 		*m = p.(map[string]any)
 		removed += dropMap(*m, match)
 	}
-	// A free-text value holding a found address ("ask bob@example.org") names them too.
+	// A free-text value holding a found address or number ("ask bob@example.org", "call Carl on
+	// +49 151 23456789") names them too.
 	inText := func(s string) bool {
 		low := strings.ToLower(s)
 		for _, e := range found {
@@ -44,9 +48,14 @@ func RemoveMentions(rec tenants.Record, country string, is func(kind, normalised
 				return true
 			}
 		}
+		for _, run := range phoneRuns(s) {
+			if kind, n := MentionedIdentifier(run, country); kind == "p" && slices.Contains(foundPhones, n) {
+				return true
+			}
+		}
 		return false
 	}
-	if len(found) > 0 {
+	if len(found)+len(foundPhones) > 0 {
 		for _, m := range []map[string]any{out.Payload, out.Fields} {
 			removed += dropMap(m, inText)
 		}
@@ -90,4 +99,22 @@ func dropIn(v any, drop func(string) bool) int {
 		}
 	}
 	return n
+}
+
+// phoneRuns returns the runs of s that may be phone numbers: from a '+' or '0' that follows no
+// letter or digit, the digits and separators after it, trailing separators cut.
+func phoneRuns(s string) []string {
+	var out []string
+	for i := 0; i < len(s); i++ {
+		if (s[i] != '+' && s[i] != '0') || (i > 0 && isAlnum(s[i-1])) {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && (isDigit(s[j]) || strings.IndexByte(" -./()", s[j]) >= 0) {
+			j++
+		}
+		out = append(out, strings.TrimRight(s[i:j], " -./("))
+		i = j - 1
+	}
+	return out
 }

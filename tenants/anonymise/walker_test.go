@@ -81,6 +81,8 @@ func TestRemoveMentions(t *testing.T) {
 			"friends":         []any{"bob@example.org", "dora@example.org"},
 			"deep":            map[string]any{"x": map[string]any{"phone": "+49 151 23456789"}},
 			"note":            "ask bob@example.org about it",
+			"callback":        "Carl: +49 (0)151 2345-6789 after six",
+			"other_number":    "call +49 151 99999999",
 			"bob@example.org": true,
 			"topic":           "climate",
 		},
@@ -89,9 +91,10 @@ func TestRemoveMentions(t *testing.T) {
 		return (kind == "e" && n == "bob@example.org") || (kind == "p" && n == "+4915123456789")
 	}
 	out, n := RemoveMentions(rec, "", bob)
-	want := map[string]any{"friends": []any{nil, "dora@example.org"}, "deep": map[string]any{"x": map[string]any{}}, "topic": "climate"}
-	if !reflect.DeepEqual(out.Payload, want) || n != 5 {
-		t.Errorf("RemoveMentions = %#v, %d\nwant %#v, 5", out.Payload, n, want)
+	want := map[string]any{"friends": []any{nil, "dora@example.org"}, "deep": map[string]any{"x": map[string]any{}}, "topic": "climate",
+		"other_number": "call +49 151 99999999"}
+	if !reflect.DeepEqual(out.Payload, want) || n != 6 {
+		t.Errorf("RemoveMentions = %#v, %d\nwant %#v, 6", out.Payload, n, want)
 	}
 	if *out.Contact.Email != "alice@example.org" || out.AnonymisedAt != nil {
 		t.Errorf("the record's own data changed: %+v", out)
