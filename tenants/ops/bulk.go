@@ -20,8 +20,9 @@ const (
 	MaxBulkIdentifiers = 10000
 	// BulkTTL is how long a request waits for a decision before it expires.
 	BulkTTL = 7 * 24 * time.Hour
-	// bulkBatch is how many identifiers one erasure of a running request takes.
-	bulkBatch = 100
+	// bulkBatch is how many keys one erasure of a running request takes: 100 identifiers, each
+	// with its belonging and its mention key.
+	bulkBatch = 200
 	// maxInvalidShown bounds the lines a preview lists as not understood.
 	maxInvalidShown = 100
 )
