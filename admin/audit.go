@@ -27,7 +27,7 @@ var auditActions = []string{
 	tenants.ActionAPIKeyIssued, tenants.ActionAPIKeyRevoked, tenants.ActionFormChanged, tenants.ActionStaffLogin,
 	tenants.ActionStaffCreated, tenants.ActionStaffDisabled, tenants.ActionStaffEnabled, tenants.ActionStaffPassword,
 	tenants.ActionTenantCreated, tenants.ActionTenantChanged, tenants.ActionWebhookChanged,
-	tenants.ActionGDPRExported, tenants.ActionConsentsExpiringListed, tenants.ActionRetentionAnonymised,
+	tenants.ActionGDPRExported, tenants.ActionGDPRMentionsRemoved, tenants.ActionConsentsExpiringListed, tenants.ActionRetentionAnonymised,
 }
 
 // auditLog lists the audit log of the user's tenant (a platform admin without a chosen tenant

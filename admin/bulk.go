@@ -36,7 +36,7 @@ func (h *handler) renderBulkList(c *fiber.Ctx, s *session, status int, text stri
 // bulkInput parses the pasted identifiers; a refusal shows the form again with the reason.
 func (h *handler) bulkInput(c *fiber.Ctx, s *session) (ops.BulkInput, string, error, bool) {
 	text := c.FormValue("identifiers")
-	in, err := ops.ParseBulk(text)
+	in, err := ops.ParseBulk(text, h.country(c, s))
 	if err != nil {
 		return in, text, h.renderBulkList(c, s, fiber.StatusUnprocessableEntity, text,
 			web.FieldErrors{"identifiers": "Nothing to erase: " + err.Error() + "."}), false
@@ -54,7 +54,7 @@ func (h *handler) bulkPreview(c *fiber.Ctx, s *session) error {
 		return err
 	}
 	return h.render(c, fiber.StatusOK, web.BulkPreview(web.BulkPreviewPage{Layout: h.layout(c, s, "Bulk erasure: review", web.NavAnonymise),
-		Text: text, Emails: len(in.Emails), Phones: len(in.Phones), Counts: recordCounts(p.Counts), Unmatched: p.Unmatched,
+		Text: text, Emails: len(in.Emails), Phones: len(in.Phones), Counts: recordCounts(p.Counts), Mentions: p.Mentions, Unmatched: p.Unmatched,
 		Invalid: in.Invalid, InvalidCount: in.InvalidCount}))
 }
 
@@ -160,5 +160,6 @@ func bulkItem(b tenants.BulkErasure, names map[string]string) web.BulkItem {
 	}
 	return web.BulkItem{ID: b.ID, Status: b.Status, RequestedBy: name(b.RequestedBy), RequestedAt: b.RequestedAt, ExpiresAt: b.ExpiresAt,
 		DecidedBy: name(b.DecidedBy), DecidedAt: b.DecidedAt, FinishedAt: b.FinishedAt, Emails: b.Emails, Phones: b.Phones,
-		Expected: recordCounts(tenants.CountsFrom(b.Expected)), Erased: recordCounts(tenants.CountsFrom(b.Erased)), Total: b.Total, Done: b.Done}
+		Expected: recordCounts(tenants.CountsFrom(b.Expected)), Erased: recordCounts(tenants.CountsFrom(b.Erased)), Total: b.Total, Done: b.Done,
+		ExpectedMentions: b.Expected[ops.RemovedMentionsKey], RemovedMentions: b.Erased[ops.RemovedMentionsKey]}
 }

@@ -13,8 +13,8 @@ import (
 
 // Eraser previews and applies the erasure of a person.
 type Eraser interface {
-	Preview(ctx context.Context, tenantID string, id ops.Identity) (tenants.Counts, error)
-	Erase(ctx context.Context, tenantID, actor, requestID string, id ops.Identity) (tenants.Counts, error)
+	Preview(ctx context.Context, tenantID string, id ops.Identity) (ops.Erasure, error)
+	Erase(ctx context.Context, tenantID, actor, requestID string, id ops.Identity) (ops.Erasure, error)
 }
 
 // BulkEraser previews, requests and decides four-eyes bulk erasures.
@@ -29,9 +29,9 @@ type Unsubscriber interface {
 	Unsubscribe(ctx context.Context, tenantID, actor, via, requestID string, id ops.Identity) (int, error)
 }
 
-// PersonReader finds every record of a person.
+// PersonReader finds every record of a person, and apart from them those that mention them.
 type PersonReader interface {
-	FindPerson(ctx context.Context, tenantID string, id ops.Identity) ([]tenants.Record, error)
+	FindPerson(ctx context.Context, tenantID string, id ops.Identity) (own, mentions []tenants.Record, err error)
 }
 
 // RightsReader serves the access export, the re-permission list and the retention preview.

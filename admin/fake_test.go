@@ -28,14 +28,14 @@ type fakeEraser struct {
 	erased   []string
 }
 
-func (f *fakeEraser) Preview(context.Context, string, ops.Identity) (tenants.Counts, error) {
+func (f *fakeEraser) Preview(context.Context, string, ops.Identity) (ops.Erasure, error) {
 	f.previews++
-	return f.counts, f.err
+	return ops.Erasure{Counts: f.counts}, f.err
 }
 
-func (f *fakeEraser) Erase(_ context.Context, tenantID, actor, requestID string, id ops.Identity) (tenants.Counts, error) {
+func (f *fakeEraser) Erase(_ context.Context, tenantID, actor, requestID string, id ops.Identity) (ops.Erasure, error) {
 	f.erased = append(f.erased, strings.Join([]string{tenantID, actor, requestID, id.Email, id.Phone}, " "))
-	return f.counts, f.err
+	return ops.Erasure{Counts: f.counts}, f.err
 }
 
 // TestAnonymiseWithFakeEraser: through the real route table and middleware, a support user's

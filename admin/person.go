@@ -26,12 +26,12 @@ func (h *handler) findPersonPage(c *fiber.Ctx, s *session) error {
 func (h *handler) findPerson(c *fiber.Ctx, s *session) error {
 	email, phone := personInput(c)
 	p := h.findPersonView(c, s, email, phone)
-	id, errs := identity(email, phone)
+	id, errs := h.identity(c, s, email, phone)
 	if len(errs) > 0 {
 		p.Errors = errs
 		return h.invalid(c, web.FindPerson(p))
 	}
-	recs, err := h.Ops.FindPerson(c.UserContext(), s.TenantID, id)
+	recs, mentions, err := h.Ops.FindPerson(c.UserContext(), s.TenantID, id)
 	if err != nil {
 		return err
 	}
@@ -40,6 +40,10 @@ func (h *handler) findPerson(c *fiber.Ctx, s *session) error {
 	p.Counts = recordCounts(tenants.CountKinds(recs))
 	for _, r := range recs[:min(len(recs), web.FindPersonShown)] {
 		p.Records = append(p.Records, personRecord(r, now))
+	}
+	p.MentionCount = len(mentions)
+	for _, r := range mentions[:min(len(mentions), web.FindPersonShown)] {
+		p.Mentions = append(p.Mentions, personRecord(r, now))
 	}
 	return h.render(c, fiber.StatusOK, web.FindPerson(p))
 }

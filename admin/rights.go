@@ -21,7 +21,7 @@ import (
 // exportPerson downloads a person's data as the JSON of POST /api/v1/gdpr/export.
 func (h *handler) exportPerson(c *fiber.Ctx, s *session) error {
 	email, phone := personInput(c)
-	id, errs := identity(email, phone)
+	id, errs := h.identity(c, s, email, phone)
 	if len(errs) > 0 {
 		return h.invalid(c, web.AnonymiseSearch(web.AnonymiseSearchPage{Layout: h.layout(c, s, "Anonymise", web.NavAnonymise),
 			Email: email, Phone: phone, Errors: errs}))

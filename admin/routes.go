@@ -110,6 +110,7 @@ func (h *handler) routes() []route {
 		{get, web.PathTenants, permTenantsRead, signedIn, h.tenants},
 		{post, web.PathTenants, permTenantsWrite, signedIn, h.tenantCreate},
 		{post, web.PathTenantRetention, permTenantsWrite, signedIn, h.tenantRetention},
+		{post, web.PathTenantCountry, permTenantsWrite, signedIn, h.tenantCountry},
 
 		{get, web.PathStaff, permStaffRead, signedIn, h.staff},
 		{post, web.PathStaff, permStaffWrite, signedIn, h.staffCreate},

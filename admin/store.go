@@ -33,6 +33,7 @@ type TenantRepo interface {
 	SetStatus(ctx context.Context, tenantID, status string) error
 	SetSendGridKey(ctx context.Context, tenantID, key string) error
 	SetRetention(ctx context.Context, tenantID, retention, from string) error
+	SetDefaultCountry(ctx context.Context, tenantID, country string) error
 }
 
 // KeyRepo manages API keys.

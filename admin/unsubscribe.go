@@ -15,7 +15,7 @@ func (h *handler) unsubscribePage(c *fiber.Ctx, s *session) error {
 func (h *handler) unsubscribe(c *fiber.Ctx, s *session) error {
 	email, phone := personInput(c)
 	p := web.UnsubscribePage{Layout: h.layout(c, s, "Unsubscribe", web.NavUnsubscribe), Email: email, Phone: phone}
-	id, errs := identity(email, phone)
+	id, errs := h.identity(c, s, email, phone)
 	if len(errs) > 0 {
 		p.Errors = errs
 		return h.invalid(c, web.Unsubscribe(p))

@@ -19,7 +19,7 @@ type Intake interface {
 
 // Eraser anonymises every record of a person (docs/API.md §5).
 type Eraser interface {
-	Erase(ctx context.Context, tenantID, actor, requestID string, id ops.Identity) (tenants.Counts, error)
+	Erase(ctx context.Context, tenantID, actor, requestID string, id ops.Identity) (ops.Erasure, error)
 }
 
 // Unsubscriber withdraws a person's marketing consents, via names the provider.

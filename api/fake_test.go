@@ -50,9 +50,9 @@ type fakeEraser struct {
 	}
 }
 
-func (f *fakeEraser) Erase(_ context.Context, tenantID, actor, requestID string, id ops.Identity) (tenants.Counts, error) {
+func (f *fakeEraser) Erase(_ context.Context, tenantID, actor, requestID string, id ops.Identity) (ops.Erasure, error) {
 	f.asked.tenantID, f.asked.actor, f.asked.requestID, f.asked.id = tenantID, actor, requestID, id
-	return f.counts, f.err
+	return ops.Erasure{Counts: f.counts}, f.err
 }
 
 // fakeApp is the API on a fake key store, tenant store and operations; the key's plaintext
@@ -82,7 +82,7 @@ func TestAnonymiseWithFakeEraser(t *testing.T) {
 		status int
 		body   string
 	}{
-		{"erased", nil, 200, `{"success":true,"anonymisedRecords":{"formSubmissions":2,"digitisationSubmissions":0,"canvassingSubmissions":1,"phoneCallTasks":0}}`},
+		{"erased", nil, 200, `{"success":true,"anonymisedRecords":{"formSubmissions":2,"digitisationSubmissions":0,"canvassingSubmissions":1,"phoneCallTasks":0},"removedMentions":0}`},
 		{"database down", tenants.ErrUnavailable, 503, `{"error":"ServiceUnavailable","message":"The service is temporarily unavailable; retry later.","details":{"retryAfter":5}}`},
 		{"failed", errors.New("disk on fire"), 500, `{"error":"InternalError","message":"An internal error occurred.","requestId":"req-erase-1"}`},
 	}

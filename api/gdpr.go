@@ -12,14 +12,17 @@ func (s *server) anonymise(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	counts, err := s.Ops.Erase(c.UserContext(), authOf(c).tenant.ID, authOf(c).actor, requestID(c), id)
+	done, err := s.Ops.Erase(c.UserContext(), authOf(c).tenant.ID, authOf(c).actor, requestID(c), id)
 	if err != nil {
 		return err
 	}
+	// removedMentions counts the records of others that only named the person in a custom
+	// field: only those values went (docs/API.md §5.1).
 	return c.JSON(struct {
 		Success           bool           `json:"success"`
 		AnonymisedRecords tenants.Counts `json:"anonymisedRecords"`
-	}{true, counts})
+		RemovedMentions   int            `json:"removedMentions"`
+	}{true, done.Counts, done.RemovedMentions})
 }
 
 // optionalString reads a key that may be absent, null or a string.
@@ -38,7 +41,7 @@ func bodyIdentity(c *fiber.Ctx, phoneField string) (ops.Identity, error) {
 	if err != nil {
 		return ops.Identity{}, err
 	}
-	return identity(email, phone, "email", phoneField)
+	return identity(email, phone, "email", phoneField, authOf(c).tenant.DefaultCountry)
 }
 
 func optionalString(body map[string]any, key string) (string, error) {

@@ -18,7 +18,7 @@ func (s *server) intake(c *fiber.Ctx, kind tenants.Kind) (string, error) {
 		return "", err
 	}
 	a := authOf(c)
-	d, vs := intake.ParseRecord(kind, body, s.Now())
+	d, vs := intake.ParseRecord(kind, body, s.Now(), a.tenant.DefaultCountry)
 	if d.FormID != "" {
 		open, err := s.formOpen(c, a.tenant.ID, d.FormID)
 		if err != nil {

@@ -43,7 +43,7 @@ func TestRefusedRecordBodies(t *testing.T) {
 			`{"error":"ValidationError","message":"first_name must be a string of at most 1000 characters.","code":"first_name_invalid","details":{"field":"first_name"}}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, vs := intake.ParseRecord(c.kind, c.body, now)
+			_, vs := intake.ParseRecord(c.kind, c.body, now, "")
 			if c.form {
 				vs = intake.FormUnknown(vs)
 			}

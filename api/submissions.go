@@ -64,7 +64,7 @@ func (s *server) getConsents(c *fiber.Ctx) error {
 	if strings.HasPrefix(phone, " ") {
 		phone = "+" + strings.TrimLeft(phone, " ")
 	}
-	id, err := identity(c.Query("email"), phone, "email", "phone")
+	id, err := identity(c.Query("email"), phone, "email", "phone", authOf(c).tenant.DefaultCountry)
 	if err != nil {
 		return err
 	}
@@ -76,9 +76,9 @@ func (s *server) getConsents(c *fiber.Ctx) error {
 }
 
 // identity validates an e-mail and/or phone given by a client; the field names are the
-// request's own, for the messages.
-func identity(email, phone, emailField, phoneField string) (ops.Identity, error) {
-	id, vs := ops.NewIdentity(email, phone)
+// request's own, for the messages; country is the tenant's default country.
+func identity(email, phone, emailField, phoneField, country string) (ops.Identity, error) {
+	id, vs := ops.NewIdentity(email, phone, country)
 	if len(vs) == 0 {
 		return id, nil
 	}
@@ -89,6 +89,6 @@ func identity(email, phone, emailField, phoneField string) (ops.Identity, error)
 	case v.Field == "email":
 		return id, validation(emailField+" is not a valid e-mail address.", emailField)
 	default:
-		return id, validation(phoneField+" is not a valid E.164 phone number.", phoneField)
+		return id, validation(phoneField+" is not a valid phone number in international form (+ or 00, country code, number).", phoneField)
 	}
 }

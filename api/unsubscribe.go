@@ -139,7 +139,7 @@ func (s *server) unsubscribe(provider string) fiber.Handler {
 		seen := map[ops.Identity]bool{}
 		revoked := 0
 		for _, ev := range res.Events {
-			id, err := eventIdentity(ev, res.Generic)
+			id, err := eventIdentity(ev, res.Generic, a.tenant.DefaultCountry)
 			if err != nil {
 				return refuse(c, a.tenant.ID, tenants.RefusedMalformedBody, err)
 			}
@@ -161,15 +161,15 @@ func (s *server) unsubscribe(provider string) fiber.Handler {
 
 // eventIdentity normalises an event's identifiers. In the generic body a malformed value is
 // the client's error; in a provider's event it is skipped, so the provider does not retry.
-func eventIdentity(ev unsubscribe.Event, generic bool) (ops.Identity, error) {
+func eventIdentity(ev unsubscribe.Event, generic bool, country string) (ops.Identity, error) {
 	if generic {
-		return identity(ev.Email, ev.Phone, "email", "phone")
+		return identity(ev.Email, ev.Phone, "email", "phone", country)
 	}
 	var id ops.Identity
 	if e, ok := contact.NormaliseEmail(ev.Email); ok {
 		id.Email = e
 	}
-	if p, ok := contact.NormalisePhone(ev.Phone); ok {
+	if p, ok := contact.NormalisePhone(ev.Phone, country); ok {
 		id.Phone = p
 	}
 	return id, nil

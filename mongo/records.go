@@ -15,12 +15,13 @@ import (
 // tenants.RecordID so that a repeated ingestion collides on _id.
 type Records struct {
 	cols map[tenants.Kind]*mongo.Collection
+	meta *mongo.Collection // colMeta
 }
 
 var _ tenants.RecordRepo = (*Records)(nil)
 
 func newRecords(db *mongo.Database) *Records {
-	r := &Records{cols: map[tenants.Kind]*mongo.Collection{}}
+	r := &Records{cols: map[tenants.Kind]*mongo.Collection{}, meta: db.Collection(colMeta)}
 	for kind, name := range recordCollections {
 		r.cols[kind] = db.Collection(name)
 	}

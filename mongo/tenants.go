@@ -47,6 +47,11 @@ func (r *Tenants) SetSendGridKey(ctx context.Context, tenantID, key string) erro
 	return r.set(ctx, tenantID, "sendgridPublicKey", key)
 }
 
+// SetDefaultCountry stores the tenant's default country ("" clears it).
+func (r *Tenants) SetDefaultCountry(ctx context.Context, tenantID, country string) error {
+	return r.set(ctx, tenantID, "defaultCountry", country)
+}
+
 func (r *Tenants) set(ctx context.Context, tenantID, field string, v any) error {
 	return updateOne(ctx, r.c, "update tenant", byID(tenantID), bson.D{{Key: "$set", Value: bson.D{{Key: field, Value: v}}}})
 }

@@ -12,12 +12,12 @@ type Tenants struct{ s *Store }
 
 var _ tenants.TenantRepo = (*Tenants)(nil)
 
-const tenantCols = `id, name, status, rate_limit, created_at, sendgrid_public_key, retention, retention_from`
+const tenantCols = `id, name, status, rate_limit, created_at, sendgrid_public_key, retention, retention_from, default_country`
 
 // Insert stores a new tenant.
 func (r *Tenants) Insert(ctx context.Context, t tenants.Tenant) error {
-	_, err := r.s.w.ExecContext(ctx, `INSERT INTO tenants (`+tenantCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		t.ID, t.Name, t.Status, t.RateLimit, ms(t.CreatedAt), t.SendGridPublicKey, t.Retention, t.RetentionFrom)
+	_, err := r.s.w.ExecContext(ctx, `INSERT INTO tenants (`+tenantCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		t.ID, t.Name, t.Status, t.RateLimit, ms(t.CreatedAt), t.SendGridPublicKey, t.Retention, t.RetentionFrom, t.DefaultCountry)
 	return translate("insert tenant", err)
 }
 
@@ -52,6 +52,11 @@ func (r *Tenants) SetRetention(ctx context.Context, tenantID, retention, from st
 	return r.update(ctx, `UPDATE tenants SET retention = ?, retention_from = ? WHERE id = ?`, retention, from, tenantID)
 }
 
+// SetDefaultCountry stores the tenant's default country ("" clears it).
+func (r *Tenants) SetDefaultCountry(ctx context.Context, tenantID, country string) error {
+	return r.update(ctx, `UPDATE tenants SET default_country = ? WHERE id = ?`, country, tenantID)
+}
+
 func (r *Tenants) update(ctx context.Context, q string, args ...any) error {
 	return execOne(ctx, r.s.w, "update tenant", q, args...)
 }
@@ -59,7 +64,7 @@ func (r *Tenants) update(ctx context.Context, q string, args ...any) error {
 func scanTenant(row scanner) (tenants.Tenant, error) {
 	var t tenants.Tenant
 	var created int64
-	err := row.Scan(&t.ID, &t.Name, &t.Status, &t.RateLimit, &created, &t.SendGridPublicKey, &t.Retention, &t.RetentionFrom)
+	err := row.Scan(&t.ID, &t.Name, &t.Status, &t.RateLimit, &created, &t.SendGridPublicKey, &t.Retention, &t.RetentionFrom, &t.DefaultCountry)
 	t.CreatedAt = fromMS(created)
 	return t, err
 }

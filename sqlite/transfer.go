@@ -104,8 +104,8 @@ func importItem(ctx context.Context, tx *sql.Tx, st statements, it tenants.Item)
 	switch {
 	case it.Tenant != nil:
 		v := it.Tenant
-		res, err = tx.ExecContext(ctx, `INSERT INTO tenants (`+tenantCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-			v.ID, v.Name, v.Status, v.RateLimit, ms(v.CreatedAt), v.SendGridPublicKey, v.Retention, v.RetentionFrom)
+		res, err = tx.ExecContext(ctx, `INSERT INTO tenants (`+tenantCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+			v.ID, v.Name, v.Status, v.RateLimit, ms(v.CreatedAt), v.SendGridPublicKey, v.Retention, v.RetentionFrom, v.DefaultCountry)
 	case it.Staff != nil:
 		v := it.Staff
 		res, err = tx.ExecContext(ctx, `INSERT INTO staff (`+staffCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,

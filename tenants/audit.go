@@ -18,17 +18,20 @@ const (
 	ActionConsentRevoked     = "consent.revoked"
 	ActionConsentExpired     = "consent.expired"
 	ActionGDPRAnonymised     = "gdpr.anonymised"
-	ActionAPIKeyIssued       = "apikey.issued"
-	ActionAPIKeyRevoked      = "apikey.revoked"
-	ActionFormChanged        = "form.changed"
-	ActionStaffLogin         = "staff.login"
-	ActionStaffCreated       = "staff.created"
-	ActionStaffDisabled      = "staff.disabled"
-	ActionStaffEnabled       = "staff.enabled"
-	ActionStaffPassword      = "staff.password_changed"
-	ActionTenantCreated      = "tenant.created"
-	ActionTenantChanged      = "tenant.changed"
-	ActionWebhookChanged     = "webhook.changed"
+	// ActionGDPRMentionsRemoved: an erasure removed the values naming the person from records
+	// of others (docs/API.md §5.1); the entry names those records and counts them.
+	ActionGDPRMentionsRemoved = "gdpr.mentions_removed"
+	ActionAPIKeyIssued        = "apikey.issued"
+	ActionAPIKeyRevoked       = "apikey.revoked"
+	ActionFormChanged         = "form.changed"
+	ActionStaffLogin          = "staff.login"
+	ActionStaffCreated        = "staff.created"
+	ActionStaffDisabled       = "staff.disabled"
+	ActionStaffEnabled        = "staff.enabled"
+	ActionStaffPassword       = "staff.password_changed"
+	ActionTenantCreated       = "tenant.created"
+	ActionTenantChanged       = "tenant.changed"
+	ActionWebhookChanged      = "webhook.changed"
 )
 
 // ActorSystem is the actor of background jobs.
@@ -71,7 +74,8 @@ type Hasher struct{ key []byte }
 func NewHasher(secret []byte) Hasher { return Hasher{key: secret} }
 
 // Hash returns the keyed hash of a normalised identifier in a tenant, namespaced by kind
-// ("e" for e-mail, "p" for phone).
+// ("e" for e-mail, "p" for phone; "me" and "mp" for the same identifiers mentioned in another
+// person's record, docs/STORAGE.md).
 func (h Hasher) Hash(tenantID, kind, normalised string) string {
 	m := hmac.New(sha256.New, h.key)
 	m.Write([]byte(tenantID + "\x00" + kind + "\x00" + normalised))

@@ -20,6 +20,8 @@ type TenantRepo interface {
 	SetSendGridKey(ctx context.Context, tenantID, key string) error
 	// SetRetention stores the tenant's default retention ("" clears it) and what it counts from.
 	SetRetention(ctx context.Context, tenantID, retention, from string) error
+	// SetDefaultCountry stores the tenant's default country (ISO 3166 alpha-2; "" clears it).
+	SetDefaultCountry(ctx context.Context, tenantID, country string) error
 }
 
 // KeyRepo manages API keys. Lookup finds a key of any tenant: authentication does not know

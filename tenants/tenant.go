@@ -24,6 +24,9 @@ type Tenant struct {
 	// belong to no form (canvassing, phone calls); see Form.Retention.
 	Retention     string `bson:"retention,omitempty" json:"retention,omitempty"`
 	RetentionFrom string `bson:"retentionFrom,omitempty" json:"retentionFrom,omitempty"`
+	// DefaultCountry (ISO 3166 alpha-2, "" none) reads the national phone numbers volunteers
+	// type into the records of section 6, and in custom fields (docs/API.md §3.4).
+	DefaultCountry string `bson:"defaultCountry,omitempty" json:"defaultCountry,omitempty"`
 }
 
 // Active reports whether the tenant's keys may be used.

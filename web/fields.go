@@ -24,10 +24,18 @@ type input struct {
 	ReadOnly     bool
 	Wide         bool             // in a row of filters, takes twice the room of the others
 	Attrs        templ.Attributes // extra attributes, e.g. pattern or min
+	// ID is the element id when two forms of a page share a control name; "" derives it from Name.
+	ID string
 }
 
-// id is the control's element id: its name with dots made dashes (field.0.name → field-0-name).
-func (i input) id() string { return fieldID(i.Name) }
+// id is the control's element id: ID, or its name with dots made dashes (field.0.name →
+// field-0-name).
+func (i input) id() string {
+	if i.ID != "" {
+		return i.ID
+	}
+	return fieldID(i.Name)
+}
 
 func fieldID(name string) string { return strings.ReplaceAll(name, ".", "-") }
 

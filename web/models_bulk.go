@@ -30,7 +30,10 @@ type BulkItem struct {
 	Phones      int
 	Expected    RecordCounts
 	Erased      RecordCounts
-	Total, Done int
+	// ExpectedMentions and RemovedMentions count the records of others that mention the
+	// people: only the mentions go.
+	ExpectedMentions, RemovedMentions int
+	Total, Done                       int
 }
 
 // BulkListPage lists the tenant's requests with the form to start one (GET PathBulk).
@@ -48,6 +51,7 @@ type BulkPreviewPage struct {
 	Emails       int
 	Phones       int
 	Counts       RecordCounts
+	Mentions     int // records of others that only mention the people: only the mentions go
 	Unmatched    []string
 	Invalid      []string
 	InvalidCount int

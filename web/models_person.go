@@ -27,6 +27,11 @@ type FindPersonPage struct {
 	Searched bool
 	Records  []PersonRecord // newest first, at most FindPersonShown
 	Counts   RecordCounts   // every record found, listed or not
+	// Mentions are the records of others that name the person in a custom field (newest
+	// first, at most FindPersonShown); MentionCount counts them all. They are not the
+	// person's: consent reads and unsubscribes never reach them, erasure removes only the mention.
+	Mentions     []PersonRecord
+	MentionCount int
 	// CanAnonymise offers the anonymisation of the person (its preview step).
 	CanAnonymise bool
 }

@@ -153,7 +153,9 @@ type AnonymisePreviewPage struct {
 	Email  string
 	Phone  string
 	Counts RecordCounts
-	Errors FieldErrors // key: confirm
+	// Mentions counts the records of others that mention the person: only the mention goes.
+	Mentions int
+	Errors   FieldErrors // key: confirm
 	// CanExport shows "Export data" next to anonymise (docs/API.md §5.5).
 	CanExport bool
 }
@@ -163,8 +165,9 @@ const AnonymiseConfirmWord = "ERASE"
 
 // AnonymiseResultPage is step 3 (POST PathAnonymise): what was anonymised.
 type AnonymiseResultPage struct {
-	Layout Layout
-	Counts RecordCounts
+	Layout          Layout
+	Counts          RecordCounts
+	RemovedMentions int // records of others the person's mentions were removed from
 }
 
 // UnsubscribeResult is the outcome of a manual unsubscribe.
@@ -241,6 +244,8 @@ type TenantItem struct {
 	// Retention is the default retention of the tenant's records of no form, as a phrase
 	// ("2y from created"), "" when none.
 	Retention string
+	// DefaultCountry is the country national phone numbers are read in, "" when none.
+	DefaultCountry string
 }
 
 // TenantInput is the create-tenant form as filled: name, rate_limit.
@@ -259,6 +264,10 @@ type TenantsPage struct {
 	// tenant, retention, retention_from).
 	Retention       TenantRetentionInput
 	RetentionErrors FieldErrors
+	// Country is the default-country form as filled; CountryErrors its errors (keys: tenant,
+	// default_country).
+	Country       TenantCountryInput
+	CountryErrors FieldErrors
 }
 
 // StaffItem is one staff user as listed.

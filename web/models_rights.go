@@ -34,6 +34,12 @@ type TenantRetentionInput struct {
 	RetentionFrom string
 }
 
+// TenantCountryInput is the default-country form as filled: tenant, default_country.
+type TenantCountryInput struct {
+	TenantID string
+	Country  string
+}
+
 // ExpiringFilter is the re-permission list's filter: channel (email, phone), window, form.
 type ExpiringFilter struct {
 	Channel string

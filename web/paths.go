@@ -34,6 +34,7 @@ const (
 	PathExpiring         = "/admin/consents/expiring"
 	PathExpiringCSV      = "/admin/consents/expiring.csv"
 	PathTenantRetention  = "/admin/tenants/retention"
+	PathTenantCountry    = "/admin/tenants/country"
 	// StaticPrefix is where Asset serves the files named by AssetPath.
 	StaticPrefix = "/admin/static/"
 )

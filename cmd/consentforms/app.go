@@ -21,7 +21,7 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 	if err != nil {
 		return nil, nil, err
 	}
-	svc := &ops.Service{Records: store.Records, Forms: store.Forms, Writer: store.Writer,
+	svc := &ops.Service{Tenants: store.Tenants, Records: store.Records, Forms: store.Forms, Writer: store.Writer,
 		Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now, Rights: store.Records, Audit: store.Audit, Catalogue: catalogue{store},
 		Observer: m, Bulk: store.Bulk}
 	svc.WebhookDiag = &ops.WebhookDiagnostics{Repo: store.WebhookDiag, Now: time.Now}

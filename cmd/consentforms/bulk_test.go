@@ -22,6 +22,8 @@ func bulkPeople(t *testing.T, s *testServer, k string) {
 	subscriber(t, s, k, "c1", "cat@example.org", "")
 	subscriber(t, s, k, "keep", "keep@example.org", "+447700900009")
 	postRecord(t, s, k, canvassingPath, map[string]any{"phone_number": "+447700900002", "outcome": "supportive", "canvasser_id": "cv-1"})
+	// Alice's record names Cat: a mention, not Cat's record.
+	alice(t, s, k, "names-cat", map[string]any{"referred_friend": "cat@example.org"})
 }
 
 // bulkList is what staff paste: a CSV with a header, repeats, an unknown person and a line
@@ -53,7 +55,8 @@ func TestBulkErasureFourEyes(t *testing.T) {
 	st, body, _ := sup.post("/admin/bulk-erasure/preview", url.Values{"identifiers": {bulkList}})
 	if st != 200 || !strings.Contains(body, "nobody@example.org") || !strings.Contains(body, "not-an-identifier") ||
 		!strings.Contains(body, `data-testid="bulk-preview-count-formSubmissions">4<`) ||
-		!strings.Contains(body, `data-testid="bulk-preview-count-canvassingSubmissions">1<`) {
+		!strings.Contains(body, `data-testid="bulk-preview-count-canvassingSubmissions">1<`) ||
+		!strings.Contains(body, "1 record of someone else mention them") {
 		t.Fatalf("preview: %d\n%s", st, body)
 	}
 	if st, _, _ := sup.post("/admin/bulk-erasure/preview", url.Values{"identifiers": {strings.Repeat("x\n", 3)}}); st != 422 {
@@ -108,10 +111,12 @@ func TestBulkErasureFourEyes(t *testing.T) {
 	}
 
 	// The same identifiers erased one by one in the twin tenant.
-	sum := map[string]int{}
+	sum, mentions := map[string]int{}, 0
 	for _, body := range []map[string]any{{"email": "ann@example.org", "phoneNumber": "+447700900001"}, {"phoneNumber": "+447700900002"},
 		{"email": "cat@example.org"}, {"email": "nobody@example.org"}} {
 		r := call(t, s, "POST", "/api/v1/gdpr/search-and-anonymise", kt, body).JSON(t)
+		m, _ := r["removedMentions"].(float64)
+		mentions += int(m)
 		counts, ok := r["anonymisedRecords"].(map[string]any)
 		if !ok {
 			t.Fatalf("single erasure of %v: %v", body, r)
@@ -132,8 +137,15 @@ func TestBulkErasureFourEyes(t *testing.T) {
 			t.Errorf("page shows another count of %s than %d", kind, n)
 		}
 	}
-	if sum["formSubmissions"] != 4 || sum["canvassingSubmissions"] != 1 {
-		t.Errorf("single erasures: %v", sum)
+	if sum["formSubmissions"] != 4 || sum["canvassingSubmissions"] != 1 || mentions != 1 || completed[0].Counts["removedMentions"] != 1 {
+		t.Errorf("single erasures: %v, %d mentions; bulk: %v", sum, mentions, completed[0].Counts)
+	}
+	if !strings.Contains(done, "Mentions removed from 1 record of others.") {
+		t.Errorf("the request page does not count the removed mention:\n%s", done)
+	}
+	if r := getSubmission(t, s, k, "names-cat"); at(r, "anonymisedAt") != nil || at(r, "payload.referred_friend") != nil ||
+		str(r, "contact.email") != "alice@example.org" {
+		t.Errorf("the record naming Cat after the bulk erasure: %v", r)
 	}
 	if r := getSubmission(t, s, k, "keep"); at(r, "anonymisedAt") != nil {
 		t.Error("the bystander was erased")

@@ -31,11 +31,9 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 	case "tenant update":
 		tenant := fs.String("tenant", "", "tenant id")
 		ret := retentionFlags(fs)
+		country := fs.String("default-country", "", `ISO 3166 alpha-2 country national phone numbers are read in ("" clears it)`)
 		run = func(ctx context.Context, s tenants.Stores) (any, error) {
-			if !flagSet(fs, "retention") {
-				return nil, errors.New("--retention is required (\"\" clears the default retention)")
-			}
-			return updateTenantRetention(ctx, s, *tenant, ret)
+			return updateTenant(ctx, s, *tenant, ret, flagSet(fs, "retention"), country, flagSet(fs, "default-country"))
 		}
 	case "retention run":
 		run = runRetention

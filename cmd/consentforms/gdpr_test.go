@@ -26,24 +26,33 @@ func (c counts) add(o counts) counts {
 // decodeErasure checks an erasure answer's exact shape and returns its counts.
 func decodeErasure(t *testing.T, r response) counts {
 	t.Helper()
+	c, _ := decodeErasureMentions(t, r)
+	return c
+}
+
+// decodeErasureMentions checks an erasure answer's exact shape and returns its counts and its
+// removedMentions.
+func decodeErasureMentions(t *testing.T, r response) (counts, int) {
+	t.Helper()
 	if r.Status != 200 {
 		t.Fatalf("erasure: %d %s", r.Status, r.Body)
 	}
 	var b struct {
 		Success           *bool   `json:"success"`
 		AnonymisedRecords *counts `json:"anonymisedRecords"`
+		RemovedMentions   *int    `json:"removedMentions"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(r.Body))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&b); err != nil || b.Success == nil || !*b.Success || b.AnonymisedRecords == nil {
+	if err := dec.Decode(&b); err != nil || b.Success == nil || !*b.Success || b.AnonymisedRecords == nil || b.RemovedMentions == nil {
 		t.Fatalf("erasure body %s: %v", r.Body, err)
 	}
-	var raw map[string]map[string]any
+	var raw map[string]any
 	_ = json.Unmarshal(r.Body, &raw)
-	if len(raw["anonymisedRecords"]) != 4 {
+	if m, _ := raw["anonymisedRecords"].(map[string]any); len(m) != 4 {
 		t.Errorf("anonymisedRecords %v, want the four counts", raw["anonymisedRecords"])
 	}
-	return *b.AnonymisedRecords
+	return *b.AnonymisedRecords, *b.RemovedMentions
 }
 
 // erase runs an erasure and returns its counts.
@@ -61,9 +70,10 @@ type person struct {
 	postcode, ip     string
 }
 
-// seedPerson stores the person's records in tenant key k and returns the form submission ids
-// and the expected counts of an erasure by e-mail and phone. The records are matched by the
-// contact e-mail, the contact phone, and custom fields holding the phone or the e-mail.
+// seedPerson stores the person's records in tenant key k and returns the expected counts of an
+// erasure by e-mail and phone: the records that belong to the person (their contact e-mail or
+// phone). Three more records only mention the person in a custom field (f3, the second
+// digitisation, the second call: seedMentions); an erasure removes only those values.
 func seedPerson(t *testing.T, s *testServer, k string, p person, prefix string) counts {
 	t.Helper()
 	// Form submissions: by e-mail, by phone, by a custom field holding the phone.
@@ -93,8 +103,11 @@ func seedPerson(t *testing.T, s *testServer, k string, p person, prefix string) 
 	postRecord(t, s, k, callsPath, map[string]any{"phone_number": p.phone, "first_name": p.first, "last_name": p.last,
 		"campaign_id": "camp-1", "status": "done", "outcome": "answered"})
 	postRecord(t, s, k, callsPath, map[string]any{"phone_number": "+4930901820", "alt_email": p.emailSent, "campaign_id": "camp-2"})
-	return counts{FormSubmissions: 3, DigitisationSubmissions: 2, CanvassingSubmissions: 2, PhoneCallTasks: 2}
+	return counts{FormSubmissions: 2, DigitisationSubmissions: 1, CanvassingSubmissions: 2, PhoneCallTasks: 1}
 }
+
+// seedMentions is how many records of seedPerson only mention the person.
+const seedMentions = 3
 
 var ophelia = person{
 	email: "ophelia.vantongeren@erasure-test.example", emailSent: "Ophelia.VanTongeren@Erasure-Test.example",
@@ -117,9 +130,9 @@ func TestGDPRErasure(t *testing.T) {
 	beforeF1 := getSubmission(t, s, ka, "f1")
 	bystander := getSubmission(t, s, ka, "bystander")
 
-	got := erase(t, s, ka, map[string]any{"email": ophelia.emailSent, "phoneNumber": ophelia.phoneSent})
-	if got != want {
-		t.Fatalf("counts %+v, want %+v", got, want)
+	got, mentions := decodeErasureMentions(t, call(t, s, "POST", erasePath, ka, map[string]any{"email": ophelia.emailSent, "phoneNumber": ophelia.phoneSent}))
+	if got != want || mentions != seedMentions {
+		t.Fatalf("counts %+v, removedMentions %d; want %+v, %d", got, mentions, want, seedMentions)
 	}
 
 	t.Run("anonymised submission reads with removed fields as null", func(t *testing.T) {
@@ -135,10 +148,11 @@ func TestGDPRErasure(t *testing.T) {
 				t.Errorf("%s changed: %v → %v", k, at(beforeF1, k), at(f1, k))
 			}
 		}
+		// f3 only mentioned the person: the mention goes, the record is not anonymised.
 		f3 := getSubmission(t, s, ka, "f3")
 		jsonEqual(t, "f3 payload", at(f3, "payload"), map[string]any{"shirt_size": "L"})
-		if status(f3, "primaryPurpose") != "granted" {
-			t.Errorf("f3 primary purpose %v", at(f3, "consents.primaryPurpose"))
+		if status(f3, "primaryPurpose") != "granted" || at(f3, "anonymisedAt") != nil {
+			t.Errorf("f3 %v", f3)
 		}
 		f2 := getSubmission(t, s, ka, "f2")
 		if status(f2, "generalContactPhone") != "granted" || at(f2, "contact.phoneNumber") != nil || at(f2, "contact.firstName") != nil {
@@ -172,8 +186,8 @@ func TestGDPRErasure(t *testing.T) {
 		if n := len(at(consentsOf(t, s, kb, "email", ophelia.email), "submissions").([]any)); n != 1 {
 			t.Errorf("other tenant finds %d submissions by e-mail, want f1", n)
 		}
-		if n := len(at(consentsOf(t, s, kb, "phone", ophelia.phone), "submissions").([]any)); n != 3 {
-			t.Errorf("other tenant finds %d submissions by phone, want f1, f2, f3", n)
+		if n := len(at(consentsOf(t, s, kb, "phone", ophelia.phone), "submissions").([]any)); n != 1 {
+			t.Errorf("other tenant finds %d submissions by phone, want f2 (f1 and f3 only mention the number)", n)
 		}
 		if got := erase(t, s, kb, map[string]any{"email": ophelia.email, "phoneNumber": ophelia.phone}); got != want {
 			t.Errorf("other tenant's erasure %+v, want %+v", got, want)
@@ -204,20 +218,23 @@ func TestGDPRMatchModes(t *testing.T) {
 	postRecord(t, s, k, canvassingPath, map[string]any{"email": email})
 	postRecord(t, s, k, digitisationPath, map[string]any{"form_id": "petition", "phone_number": phone, "consent_to_general_contact_phone": true})
 
-	if got := erase(t, s, k, map[string]any{"email": "Mode@Example.ORG", "phoneNumber": nil}); got != (counts{FormSubmissions: 2, CanvassingSubmissions: 1}) {
-		t.Errorf("by e-mail: %+v", got)
+	// e2 and p2 only mention the identifiers: only the mention goes (removedMentions).
+	got, mentions := decodeErasureMentions(t, call(t, s, "POST", erasePath, k, map[string]any{"email": "Mode@Example.ORG", "phoneNumber": nil}))
+	if got != (counts{FormSubmissions: 1, CanvassingSubmissions: 1}) || mentions != 1 {
+		t.Errorf("by e-mail: %+v, %d", got, mentions)
 	}
-	if subs := at(consentsOf(t, s, k, "phone", phone), "submissions").([]any); len(subs) != 2 {
+	if subs := at(consentsOf(t, s, k, "phone", phone), "submissions").([]any); len(subs) != 1 {
 		t.Errorf("the phone's submissions after erasing the e-mail: %v", subs)
 	}
-	if got := erase(t, s, k, map[string]any{"email": "", "phoneNumber": "+49-176-1234-0000"}); got != (counts{FormSubmissions: 2, DigitisationSubmissions: 1, PhoneCallTasks: 1}) {
-		t.Errorf("by phone: %+v", got)
+	got, mentions = decodeErasureMentions(t, call(t, s, "POST", erasePath, k, map[string]any{"email": "", "phoneNumber": "+49-176-1234-0000"}))
+	if got != (counts{FormSubmissions: 1, DigitisationSubmissions: 1, PhoneCallTasks: 1}) || mentions != 1 {
+		t.Errorf("by phone: %+v, %d", got, mentions)
 	}
 	if got := erase(t, s, k, map[string]any{"email": email, "phoneNumber": phone}); got != (counts{}) {
 		t.Errorf("repeat: %+v", got)
 	}
 	e2 := getSubmission(t, s, k, "e2")
-	if len(at(e2, "payload").(map[string]any)) != 0 || str(e2, "anonymisedAt") == "" {
+	if len(at(e2, "payload").(map[string]any)) != 0 || at(e2, "anonymisedAt") != nil || status(e2, "primaryPurpose") != "granted" {
 		t.Errorf("e2 after erasure: %v", e2)
 	}
 }
@@ -311,14 +328,16 @@ func TestGDPRConcurrentErasures(t *testing.T) {
 		}
 	}
 	var sum counts
+	mentions := 0
 	for i := range results {
 		if errs[i] != nil {
 			t.Fatalf("request %d: %v", i, errs[i])
 		}
-		sum = sum.add(decodeErasure(t, results[i]))
+		c, m := decodeErasureMentions(t, results[i])
+		sum, mentions = sum.add(c), mentions+m
 	}
-	if sum != want {
-		t.Errorf("counts summed over %d concurrent erasures %+v, want %+v", n, sum, want)
+	if sum != want || mentions != seedMentions {
+		t.Errorf("counts summed over %d concurrent erasures %+v, removedMentions %d; want %+v, %d", n, sum, mentions, want, seedMentions)
 	}
 	if got := erase(t, s, k, map[string]any{"email": ophelia.email, "phoneNumber": ophelia.phone}); got != (counts{}) {
 		t.Errorf("repeat after the race: %+v", got)

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -18,8 +18,10 @@ import (
 // rehash re-derives every record's match keys with the current HMAC key (creating a secrets
 // file with fresh keys when there is none): the way back after the secrets file was lost,
 // since the identifiers the keys are derived from are still in the records (erased records
-// have none and keep none). Run it with the servers stopped; it prints {"records","rehashed"}.
-// Audit subjects (keyed hashes of the old key) are not re-derived: their values are gone.
+// have none and keep none). It is the re-key a server runs at start (rekeyAtStart), run for
+// every record whatever the store's keying version. Run it with the servers stopped; it prints
+// {"records","rehashed"}. Audit subjects (keyed hashes of the old key) are not re-derived:
+// their values are gone.
 func rehash(ctx context.Context, cfg Config, stdout io.Writer) error {
 	store, err := openStore(ctx, cfg)
 	if err != nil {
@@ -30,35 +32,43 @@ func rehash(ctx context.Context, cfg Config, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	svc := &ops.Service{Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now}
-	type fix struct {
-		tenant, id string
-		kind       tenants.Kind
-		keys       []string
-	}
-	var fixes []fix
-	n := 0
-	// The changes are collected first and written after the export's read ends.
-	err = store.Transfer.Export(ctx, func(it tenants.Item) error {
-		if it.Record == nil {
-			return nil
-		}
-		n++
-		want := svc.Prepare(*it.Record, "", "").Record.MatchKeys
-		if !slices.Equal(want, it.Record.MatchKeys) {
-			fixes = append(fixes, fix{it.Record.TenantID, it.Record.PublicID, it.Record.Kind, want})
-		}
-		return nil
-	})
+	n, fixed, err := rekey(ctx, store, keys, slog.New(slog.DiscardHandler))
 	if err != nil {
 		return fmt.Errorf("rehash: %w", err)
 	}
-	for _, f := range fixes {
-		if err := store.MatchKeys.SetMatchKeys(ctx, f.tenant, f.kind, f.id, f.keys); err != nil {
-			return fmt.Errorf("rehash: %w", err)
-		}
+	return json.NewEncoder(stdout).Encode(map[string]int{"records": n, "rehashed": fixed})
+}
+
+// rekeyAtStart re-keys the store when its records were keyed by an older version of the code
+// (tenants.KeyingVersion), before the server answers anyone: a consent read or unsubscribe
+// must not reach a record by an identifier it only mentions. Resumable: a start stopped
+// part-way re-keys what is left at the next one.
+func rekeyAtStart(ctx context.Context, store tenants.Stores, keys secrets, log *slog.Logger) error {
+	v, err := store.MatchKeys.KeyingVersion(ctx)
+	if err != nil || v >= tenants.KeyingVersion {
+		return err
 	}
-	return json.NewEncoder(stdout).Encode(map[string]int{"records": n, "rehashed": len(fixes)})
+	_, _, err = rekey(ctx, store, keys, log)
+	return err
+}
+
+// rekey re-derives every record's match keys (ops.Service.Rekey), logging its progress in
+// counts only, and records the keying version it keyed by.
+func rekey(ctx context.Context, store tenants.Stores, keys secrets, log *slog.Logger) (scanned, rekeyed int, err error) {
+	started := time.Now()
+	log.Info("re-keying records", "keyingVersion", tenants.KeyingVersion)
+	svc := &ops.Service{Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now}
+	scanned, rekeyed, err = svc.Rekey(ctx, store.Transfer, store.MatchKeys, func(scanned, rekeyed int) {
+		log.Info("re-keying records", "scanned", scanned, "rekeyed", rekeyed)
+	})
+	if err != nil {
+		return scanned, rekeyed, err
+	}
+	if err := store.MatchKeys.SetKeyingVersion(ctx, tenants.KeyingVersion); err != nil {
+		return scanned, rekeyed, err
+	}
+	log.Info("re-keyed records", "scanned", scanned, "rekeyed", rekeyed, "duration", time.Since(started).Round(time.Millisecond).String())
+	return scanned, rekeyed, nil
 }
 
 // refuseLostSecrets stops a start that would create fresh keys beside a database that holds

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -63,7 +64,7 @@ func retentionLoop(ctx context.Context, svc *ops.Service, every time.Duration, l
 
 // runRetention is `consentforms retention run`: the job once, now.
 func runRetention(ctx context.Context, s tenants.Stores) (any, error) {
-	svc := &ops.Service{Records: s.Records, Forms: s.Forms, Writer: s.Writer, Now: time.Now, Rights: s.Records, Audit: s.Audit,
+	svc := &ops.Service{Tenants: s.Tenants, Records: s.Records, Forms: s.Forms, Writer: s.Writer, Now: time.Now, Rights: s.Records, Audit: s.Audit,
 		Catalogue: catalogue{s}}
 	n, err := svc.RunRetention(ctx)
 	return map[string]any{"anonymised": n}, err
@@ -86,11 +87,27 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
-// updateTenantRetention is `tenant update --retention …`: "" clears the default retention.
-func updateTenantRetention(ctx context.Context, s tenants.Stores, tenantID string, o retentionOptions) (any, error) {
+// updateTenant is `tenant update`: --retention sets the default retention, --default-country
+// the country national phone numbers are read in; "" clears either. It prints the tenant's id
+// and what it set.
+func updateTenant(ctx context.Context, s tenants.Stores, tenantID string, o retentionOptions, setRetention bool, country *string, setCountry bool) (any, error) {
+	if !setRetention && !setCountry {
+		return nil, errors.New("give --retention and/or --default-country (\"\" clears either)")
+	}
+	out := map[string]any{"id": tenantID}
+	if setCountry {
+		t, err := provisioner(s).SetDefaultCountry(ctx, cliActor, tenantID, *country)
+		if err != nil {
+			return nil, err
+		}
+		out["defaultCountry"] = t.DefaultCountry
+	}
+	if !setRetention {
+		return out, nil
+	}
 	t, err := provisioner(s).SetTenantRetention(ctx, cliActor, tenantID, *o.retention, *o.from)
 	if err != nil {
 		return nil, err
 	}
-	return retentionOut(map[string]any{"id": t.ID}, t.Retention, t.RetentionFrom), nil
+	return retentionOut(out, t.Retention, t.RetentionFrom), nil
 }

@@ -60,6 +60,9 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	if err := refuseLostData(ctx, cfg, keys, store); err != nil {
 		return err
 	}
+	if err := rekeyAtStart(ctx, store, keys, log); err != nil {
+		return fmt.Errorf("re-keying records: %w", err)
+	}
 	if err := firstAdmin(ctx, store, cfg, stdout); err != nil {
 		return err
 	}

@@ -99,6 +99,12 @@ func importData(ctx context.Context, cfg Config, args []string, stdout, stderr i
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
+	// The records may have been keyed by an older version: the next start re-keys them.
+	if added > 0 {
+		if err := store.MatchKeys.SetKeyingVersion(ctx, 0); err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+	}
 	return json.NewEncoder(stdout).Encode(map[string]int{"read": read, "added": added})
 }
 

@@ -22,7 +22,7 @@ func commands() []command {
 	return []command{
 		{"serve", "", "run the server (the default without a command)"},
 		{"tenant create", "--name NAME [--rate-limit N] [--retention 2y [--retention-from created|consents-lapsed]]", `create a tenant; prints {"id","name","rateLimit"} (+ its default retention)`},
-		{"tenant update", "--tenant ID --retention 2y|\"\" [--retention-from created|consents-lapsed]", `set or clear the default retention of records without a form; prints {"id",...}`},
+		{"tenant update", "--tenant ID [--retention 2y|\"\" [--retention-from created|consents-lapsed]] [--default-country DE|\"\"]", `set or clear the default retention of records without a form, and the default country national phone numbers are read in; prints {"id",...}`},
 		{"tenant suspend", "--tenant ID", `suspend a tenant (its keys answer 401); prints {"id","status"}`},
 		{"tenant activate", "--tenant ID", `activate a suspended tenant; prints {"id","status"}`},
 		{"tenant set-sendgrid-key", "--tenant ID --public-key KEY", "store SendGrid's webhook verification key"},

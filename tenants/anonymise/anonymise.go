@@ -12,14 +12,20 @@ import (
 	"github.com/consentforms/consentforms/tenants/contact"
 )
 
-// Strip returns a copy of rec with every personal datum removed (the input is not
-// modified; maps and slices are deep-copied). declared holds custom field names the
-// form's definition marks personal (may be nil). now is stamped into AnonymisedAt
-// (kept if already set).
+// Strip is StripIn for a tenant without a default country.
+func Strip(rec tenants.Record, declared map[string]bool, now time.Time) tenants.Record {
+	return StripIn(rec, declared, "", now)
+}
+
+// StripIn returns a copy of rec with every personal datum removed (the input is not
+// modified; maps and slices are deep-copied). declared holds the custom fields the form's
+// definition marks personal, as names or dotted paths into nested fields (may be nil).
+// country is the tenant's default country: national phone numbers of it count as personal
+// values. now is stamped into AnonymisedAt (kept if already set).
 //
 // The copy is built field by field on purpose: a field added to tenants.Record later is
 // dropped here until someone decides it may be kept.
-func Strip(rec tenants.Record, declared map[string]bool, now time.Time) tenants.Record {
+func StripIn(rec tenants.Record, declared map[string]bool, country string, now time.Time) tenants.Record {
 	at := now
 	if rec.AnonymisedAt != nil {
 		at = *rec.AnonymisedAt
@@ -33,12 +39,12 @@ func Strip(rec tenants.Record, declared map[string]bool, now time.Time) tenants.
 		CreatedAt: rec.CreatedAt,
 		// Contact and Address stay zero: every field nil.
 		Consents: tenants.Consents{
-			PrimaryPurpose:      stripConsent(rec.Consents.PrimaryPurpose),
-			GeneralContactEmail: stripConsent(rec.Consents.GeneralContactEmail),
-			GeneralContactPhone: stripConsent(rec.Consents.GeneralContactPhone),
+			PrimaryPurpose:      stripConsent(rec.Consents.PrimaryPurpose, country),
+			GeneralContactEmail: stripConsent(rec.Consents.GeneralContactEmail, country),
+			GeneralContactPhone: stripConsent(rec.Consents.GeneralContactPhone, country),
 		},
-		Payload:      stripFields(rec.Payload, lowerSet(declared)),
-		Fields:       stripFields(rec.Fields, nil),
+		Payload:      stripFields(rec.Payload, lowerSet(declared), country),
+		Fields:       stripFields(rec.Fields, nil, country),
 		AnonymisedAt: &at,
 	}
 }
@@ -46,16 +52,16 @@ func Strip(rec tenants.Record, declared map[string]bool, now time.Time) tenants.
 // stripConsent keeps a consent's status, times and source and drops the IP address.
 // The kept proof strings are still checked: a source or timestamp that holds an e-mail,
 // phone number or IP address goes too.
-func stripConsent(c tenants.Consent) tenants.Consent {
+func stripConsent(c tenants.Consent, country string) tenants.Consent {
 	out := tenants.Consent{
 		Status:    c.Status,
 		GrantedAt: copyTime(c.GrantedAt),
 		Deadline:  copyTime(c.Deadline),
 		RevokedAt: copyTime(c.RevokedAt),
-		Source:    keepString(c.Source),
-		Timestamp: keepString(c.Timestamp),
+		Source:    keepString(c.Source, country),
+		Timestamp: keepString(c.Timestamp, country),
 	}
-	if !PersonalValue(c.RevokedBy) {
+	if !personalValue(c.RevokedBy, country) {
 		out.RevokedBy = c.RevokedBy
 	}
 	return out
@@ -69,8 +75,8 @@ func copyTime(t *time.Time) *time.Time {
 	return &c
 }
 
-func keepString(s *string) *string {
-	if s == nil || PersonalValue(*s) {
+func keepString(s *string, country string) *string {
+	if s == nil || personalValue(*s, country) {
 		return nil
 	}
 	c := *s
@@ -87,25 +93,44 @@ func lowerSet(declared map[string]bool) map[string]bool {
 	return set
 }
 
-// Identifiers returns the normalised e-mail addresses and E.164 phone numbers found in
-// rec: its contact e-mail and phone, and every string value anywhere in Payload and
-// Fields (any depth of nested maps/arrays) that normalises as one
-// (contact.NormaliseEmail / contact.NormalisePhone). Sorted, without duplicates. These
-// become the record's match keys (hashed by the caller). A value only mentioning an
-// identifier inside free text is not one: matching is on whole values (docs/API.md §5.2).
-func Identifiers(rec tenants.Record) (emails, phones []string) {
-	add := func(s string) {
-		if e, ok := contact.NormaliseEmail(s); ok {
-			emails = append(emails, e)
-		} else if p, ok := contact.NormalisePhone(s); ok {
-			phones = append(phones, p)
+// IDs are a record's identifiers, normalised: its own (its contact fields: the record
+// belongs to that person) and those only mentioned in its custom fields (another person named
+// in it, docs/API.md §5.1). Each list is sorted, without duplicates; an identifier that is the
+// record's own is not also a mention.
+type IDs struct {
+	Emails, Phones                   []string
+	MentionedEmails, MentionedPhones []string
+}
+
+// Count is how many identifiers the record carries, own and mentioned.
+func (ids IDs) Count() int {
+	return len(ids.Emails) + len(ids.Phones) + len(ids.MentionedEmails) + len(ids.MentionedPhones)
+}
+
+// Identifiers returns the identifiers of rec: its contact e-mail and phone, and every string
+// value anywhere in Payload and Fields (any depth of nested maps/arrays) that is one as a
+// whole (MentionedIdentifier). A value only holding an identifier inside free text is not one:
+// matching is on whole values (docs/API.md §5.2). country is the tenant's default country.
+// These become the record's match keys (hashed by the caller).
+func Identifiers(rec tenants.Record, country string) IDs {
+	var ids IDs
+	if rec.Contact.Email != nil {
+		if e, ok := contact.NormaliseEmail(*rec.Contact.Email); ok {
+			ids.Emails = []string{e}
 		}
 	}
-	if rec.Contact.Email != nil {
-		add(*rec.Contact.Email)
-	}
 	if rec.Contact.PhoneNumber != nil {
-		add(*rec.Contact.PhoneNumber)
+		if p, ok := contact.NormalisePhone(*rec.Contact.PhoneNumber, country); ok {
+			ids.Phones = []string{p}
+		}
+	}
+	add := func(s string) {
+		switch kind, v := MentionedIdentifier(s, country); {
+		case kind == "e" && !slices.Contains(ids.Emails, v):
+			ids.MentionedEmails = append(ids.MentionedEmails, v)
+		case kind == "p" && !slices.Contains(ids.Phones, v):
+			ids.MentionedPhones = append(ids.MentionedPhones, v)
+		}
 	}
 	for _, m := range []map[string]any{rec.Payload, rec.Fields} {
 		if m == nil {
@@ -114,7 +139,47 @@ func Identifiers(rec tenants.Record) (emails, phones []string) {
 		p, _ := plain(m)
 		visitStrings(p, add)
 	}
-	return sortedSet(emails), sortedSet(phones)
+	ids.MentionedEmails, ids.MentionedPhones = sortedSet(ids.MentionedEmails), sortedSet(ids.MentionedPhones)
+	return ids
+}
+
+// MentionedIdentifier reads a custom-field value as a whole: ("e", address) for an e-mail
+// address, ("p", E.164) for a phone number — in international form, or a national number of
+// country written with its trunk prefix and at least 8 digits (a bare short number is more
+// likely a code than a phone) — and ("", "") for anything else.
+func MentionedIdentifier(s, country string) (kind, normalised string) {
+	if e, ok := contact.NormaliseEmail(s); ok {
+		return "e", e
+	}
+	if p, ok := contact.NormalisePhone(s, ""); ok {
+		return "p", p
+	}
+	if country != "" && nationalLike(s) {
+		if p, ok := contact.NormalisePhone(s, country); ok {
+			return "p", p
+		}
+	}
+	return "", ""
+}
+
+// nationalLike reports whether s is written like a national phone number: a '0' trunk prefix
+// (not "00"), then digits and the usual separators, at least 8 digits in all.
+func nationalLike(s string) bool {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "0") || strings.HasPrefix(s, "00") {
+		return false
+	}
+	digits := 0
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case strings.ContainsRune(" -./()", r):
+		default:
+			return false
+		}
+	}
+	return digits >= 8
 }
 
 func sortedSet(s []string) []string {

@@ -203,9 +203,11 @@ func personalStrings(in tenants.Record, extra []string) []string {
 			out = append(out, quoteIfShort(*p))
 		}
 	}
-	emails, phones := Identifiers(in)
-	out = append(out, emails...)
-	out = append(out, phones...)
+	ids := Identifiers(in, "")
+	out = append(out, ids.Emails...)
+	out = append(out, ids.Phones...)
+	out = append(out, ids.MentionedEmails...)
+	out = append(out, ids.MentionedPhones...)
 	return append(out, in.MatchKeys...)
 }
 

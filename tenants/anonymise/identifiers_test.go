@@ -1,7 +1,7 @@
 package anonymise
 
 import (
-	"slices"
+	"reflect"
 	"testing"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -11,9 +11,10 @@ func ptr(s string) *string { return &s }
 
 func TestIdentifiers(t *testing.T) {
 	cases := []struct {
-		name           string
-		rec            tenants.Record
-		emails, phones []string
+		name    string
+		rec     tenants.Record
+		country string
+		want    IDs
 	}{
 		{name: "empty record"},
 		{
@@ -21,8 +22,7 @@ func TestIdentifiers(t *testing.T) {
 			rec: tenants.Record{Contact: tenants.Contact{
 				Email: ptr(" Jane.Doe@Example.ORG "), PhoneNumber: ptr("+44 20 7946 0958"),
 			}},
-			emails: []string{"jane.doe@example.org"},
-			phones: []string{"+442079460958"},
+			want: IDs{Emails: []string{"jane.doe@example.org"}, Phones: []string{"+442079460958"}},
 		},
 		{
 			name: "invalid contact values are not identifiers",
@@ -40,14 +40,37 @@ func TestIdentifiers(t *testing.T) {
 						map[string]any{"lead": "BOB@example.com", "size": 3.0},
 						[]any{"x", "Alice@Example.com", nil, true},
 					},
-					"deep":    map[string]any{"a": map[string]any{"b": []any{"+1 (555) 010-9999"}}},
+					"deep":    map[string]any{"a": map[string]any{"b": []any{"+1 (415) 555-9999"}}},
 					"comment": "write to carol@example.org", // free text: not a whole value
 					"amount":  25.0,
 				},
 				Fields: map[string]any{"backup": "JANE.DOE@EXAMPLE.ORG", "caller_id": "c-17"},
 			},
-			emails: []string{"alice@example.com", "bob@example.com", "jane.doe@example.org"},
-			phones: []string{"+15550109999", "+4915112345678"},
+			// The record's own identifiers found again in custom fields are not mentions.
+			want: IDs{Emails: []string{"jane.doe@example.org"}, Phones: []string{"+4915112345678"},
+				MentionedEmails: []string{"alice@example.com", "bob@example.com"}, MentionedPhones: []string{"+14155559999"}},
+		},
+		{
+			name: "Bob named by Alice is a mention",
+			rec: tenants.Record{Contact: tenants.Contact{Email: ptr("alice@example.org")},
+				Payload: map[string]any{"referred_friend": "Bob@Example.org"}},
+			want: IDs{Emails: []string{"alice@example.org"}, MentionedEmails: []string{"bob@example.org"}},
+		},
+		{
+			name:    "national numbers in the default country",
+			country: "DE",
+			rec: tenants.Record{Contact: tenants.Contact{PhoneNumber: ptr("+4915112345678")},
+				Payload: map[string]any{"neighbour": "0151 2345 6789", "code": "0815", "short": "030 123"}},
+			want: IDs{Phones: []string{"+4915112345678"}, MentionedPhones: []string{"+4915123456789"}},
+		},
+		{
+			name: "national numbers without a default country are not identifiers",
+			rec:  tenants.Record{Payload: map[string]any{"neighbour": "0151 2345 6789"}},
+		},
+		{
+			name: "an old record's phone is read again",
+			rec:  tenants.Record{Contact: tenants.Contact{PhoneNumber: ptr("+4402079460958"), Email: ptr("jose\u0301@example.org")}},
+			want: IDs{Emails: []string{"jos\u00e9@example.org"}, Phones: []string{"+442079460958"}},
 		},
 		{
 			name: "store document types",
@@ -56,15 +79,13 @@ func TestIdentifiers(t *testing.T) {
 				"ordered": []testElem{{Key: "phone", Value: "+33 1 23 45 67 89"}},
 				"list":    testArr{"eve@example.net"},
 			}},
-			emails: []string{"dora@example.net", "eve@example.net"},
-			phones: []string{"+33123456789"},
+			want: IDs{MentionedEmails: []string{"dora@example.net", "eve@example.net"}, MentionedPhones: []string{"+33123456789"}},
 		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			emails, phones := Identifiers(c.rec)
-			if !slices.Equal(emails, c.emails) || !slices.Equal(phones, c.phones) {
-				t.Errorf("Identifiers = %q, %q; want %q, %q", emails, phones, c.emails, c.phones)
+			if got := Identifiers(c.rec, c.country); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("Identifiers = %+v\nwant %+v", got, c.want)
 			}
 		})
 	}

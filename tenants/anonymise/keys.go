@@ -3,23 +3,45 @@ package anonymise
 import (
 	"strings"
 	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 )
 
-// personalWords name contact, address and identity data. A key is personal when one of
-// its words, or the whole key squashed, is one of these, or is built only from these and
-// modifierWords ("phonenumber", "dateofbirth"). "country" is deliberately absent: a
-// country alone does not single out a person, and campaigns report by it.
+// personalWords name contact, address and identity data, in the languages campaigns use
+// (English, German, French, Spanish, Italian, Dutch, Polish; written without diacritics, as
+// splitWords folds them: "prénom" is "prenom", "straße" is "strasse"). A key is personal when
+// one of its words, or the whole key squashed, is one of these, or is built only from these
+// and modifierWords ("phonenumber", "dateofbirth", "telefonnummer"). "country" is deliberately
+// absent: a country alone does not single out a person, and campaigns report by it.
 var personalWords = wordSet(
 	"email", "mail", "phone", "mobile", "cell", "cellphone", "tel", "telephone", "fax",
-	"name", "firstname", "lastname", "surname", "forename", "fullname", "prefix",
+	"name", "firstname", "lastname", "surname", "forename", "fullname", "prefix", "given", "family",
 	"street", "address", "addr", "house", "housenumber", "apartment", "apt",
 	"city", "town", "zip", "zipcode", "postcode", "postal", "postalcode",
 	"state", "county", "province",
-	"birth", "birthday", "birthdate", "dob",
+	"birth", "birthday", "birthdate", "dob", "born",
 	"ip", "ipaddress", "passport", "ssn", "taxid", "nationalid", "iban", "signature",
 	"latitude", "longitude", "lat", "lng", "lon", "geo", "gps", "coordinates", "geolocation",
 	// Free text typed by canvassers and callers about the person (decided personal).
 	"note", "notes",
+	// German.
+	"vorname", "nachname", "familienname", "geburtsname", "rufname", "anrede", "strasse", "hausnummer",
+	"anschrift", "adresse", "plz", "postleitzahl", "wohnort", "ort", "stadt", "telefon", "handy",
+	"mobil", "geburt", "geburts", "geburtstag", "geburtsdatum", "geboren", "ausweis", "steuerid",
+	"unterschrift", "notiz", "notizen",
+	// French.
+	"prenom", "nom", "rue", "ville", "courriel", "portable", "naissance",
+	// Spanish.
+	"nombre", "apellido", "apellidos", "calle", "direccion", "ciudad", "telefono", "movil", "celular",
+	"correo", "nacimiento", "domicilio", "dni", "nif",
+	// Italian.
+	"cognome", "indirizzo", "citta", "cellulare", "nascita", "codicefiscale",
+	// Dutch.
+	"voornaam", "achternaam", "naam", "tussenvoegsel", "straat", "straatnaam", "huisnummer",
+	"woonplaats", "stad", "telefoon", "mobiel", "geboorte", "geboortedatum", "adres",
+	// Polish.
+	"imie", "nazwisko", "ulica", "miasto", "miejscowosc", "pocztowy", "komorka", "urodzenia",
+	"urodzin", "pesel",
 )
 
 // modifierWords are not personal on their own; they only let compound words such as
@@ -30,6 +52,10 @@ var modifierWords = wordSet(
 	"first", "last", "given", "family", "middle", "maiden", "full", "nick", "user",
 	"home", "work", "private", "business", "office", "primary", "secondary", "alt",
 	"other", "contact", "personal", "billing", "delivery", "shipping", "main", "second",
+	// The same in the other languages.
+	"nummer", "numero", "numer", "datum", "fecha", "data", "de", "di", "du", "van", "der", "des",
+	"codigo", "codice", "kod", "postale", "zweit", "privat", "kontakt", "contacto",
+	"contatto", "persoonlijk", "fiscale",
 )
 
 // longestWord bounds the dictionary look-ups of splitsPersonal.
@@ -76,7 +102,8 @@ func personalWord(w string) bool {
 	return ok && splitsPersonal(stem)
 }
 
-// splitWords breaks a key into lower-case letter words, dropping digit runs.
+// splitWords breaks a key into lower-case letter words, dropping digit runs and folding
+// diacritics ("Prénom" gives prenom, "Straße" strasse, "imię" imie).
 func splitWords(name string) []string {
 	var words []string
 	var cur strings.Builder
@@ -86,7 +113,7 @@ func splitWords(name string) []string {
 			cur.Reset()
 		}
 	}
-	runes := []rune(name)
+	runes := foldDiacritics(name)
 	for i, r := range runes {
 		if !unicode.IsLetter(r) {
 			// Digits and separators both end a word; digits carry no meaning here.
@@ -131,4 +158,23 @@ func splitsPersonal(w string) bool {
 		}
 	}
 	return reach[len(w)] == 2
+}
+
+// foldDiacritics returns name's runes without combining marks, ß as ss and ł as l.
+func foldDiacritics(name string) []rune {
+	var out []rune
+	for _, r := range norm.NFD.String(name) {
+		switch {
+		case unicode.Is(unicode.Mn, r):
+		case r == 'ß':
+			out = append(out, 's', 's')
+		case r == 'ł':
+			out = append(out, 'l')
+		case r == 'Ł':
+			out = append(out, 'L')
+		default:
+			out = append(out, r)
+		}
+	}
+	return out
 }

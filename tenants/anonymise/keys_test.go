@@ -19,6 +19,15 @@ func TestPersonalKey(t *testing.T) {
 		"passport", "passport_no", "SSN", "iban", "IBAN", "signature", "tax_id", "national_id",
 		"notes", "note", "caller_notes", "latitude", "lng", "geo_location",
 		"phones", "emails", "email_addresses", "addresses", "cities", "counties", "names", "phoneNumbers", "ips",
+		"given", "family", "givenName", "family_name", "born", "born_on",
+		// German, French, Spanish, Italian, Dutch, Polish.
+		"vorname", "Nachname", "strasse", "Straße", "plz", "PLZ", "wohnort", "telefon", "Telefonnummer",
+		"geburtsdatum", "Geburtstag", "Hausnummer", "Postleitzahl", "handynummer",
+		"prénom", "Prenom", "nom", "nom_de_famille", "rue", "ville", "code_postal", "date_de_naissance", "courriel",
+		"nombre", "apellidos", "calle", "dirección", "ciudad", "teléfono", "correo_electronico", "fecha_de_nacimiento",
+		"cognome", "indirizzo", "città", "cellulare", "data_di_nascita", "codice_fiscale",
+		"voornaam", "achternaam", "straatnaam", "huisnummer", "woonplaats", "telefoonnummer", "geboortedatum",
+		"imię", "nazwisko", "ulica", "miasto", "kod_pocztowy", "data_urodzenia", "PESEL", "miejscowość",
 	}
 	for _, k := range personal {
 		if !PersonalKey(k) {
@@ -34,6 +43,8 @@ func TestPersonalKey(t *testing.T) {
 		"relationship", "hotel", "zipper", "tip", "filename", "hostname", "mailing", "platform",
 		"capacity", "notebook", "telemetry", "intelligence", "language", "event_date", "count",
 		"number", "code", "id", "123", "status", "hips", "tips", "counts",
+		"topic", "topics", "interests", "thema", "sujet", "tema", "onderwerp", "temat", "none", "done",
+		"update", "order", "sort_order", "sport", "report", "nominal", "destination", "vandal",
 	}
 	for _, k := range ordinary {
 		if PersonalKey(k) {
@@ -51,7 +62,9 @@ func TestSplitWords(t *testing.T) {
 		"E-Mail":           "e mail",
 		"first name":       "first name",
 		"D.O.B.":           "d o b",
-		"Straße":           "straße",
+		"Straße":           "strasse",
+		"Prénom":           "prenom",
+		"imię_nazwisko":    "imie nazwisko",
 	}
 	for in, want := range cases {
 		got := ""

@@ -79,7 +79,7 @@ func TestStripFields(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := stripFields(c.in, lowerSet(c.declared))
+			got := stripFields(c.in, lowerSet(c.declared), "")
 			if !reflect.DeepEqual(got, c.want) {
 				t.Errorf("stripFields = %#v\nwant %#v", got, c.want)
 			}

@@ -88,33 +88,34 @@ func isKeyValue(t reflect.Type) bool {
 		t.Field(1).Name == "Value" && t.Field(1).Type.Kind() == reflect.Interface
 }
 
-// stripFields returns a plain copy of m without the declared keys (top level, any case),
-// the personal keys and the personal string values at every depth. A nil map stays nil.
-func stripFields(m map[string]any, declared map[string]bool) map[string]any {
+// stripFields returns a plain copy of m without the declared fields, the personal keys and
+// the personal string values at every depth. A nil map stays nil.
+func stripFields(m map[string]any, declared map[string]bool, country string) map[string]any {
 	if m == nil {
 		return nil
 	}
 	p, _ := plain(m)
 	out := p.(map[string]any)
-	for k := range out {
-		if declared[strings.ToLower(k)] {
-			delete(out, k)
-		}
-	}
-	scrubMap(out)
+	scrubMap(out, "", declared, country)
 	return out
 }
 
-// scrubMap removes, in place, every personal key (with whatever it holds) and every
-// personal string value; emptied maps stay as empty maps. A key that is itself an
-// e-mail address, phone number or IP address ({"jane@example.org": true}) goes too.
-func scrubMap(m map[string]any) {
+// scrubMap removes, in place, every declared field (its dotted path from the top, any case:
+// "contact.given" reaches {"contact":{"given":…}}, also through arrays), every personal key
+// (with whatever it holds) and every personal string value; emptied maps stay as empty maps. A
+// key that is itself an e-mail address, phone number or IP address ({"jane@example.org":
+// true}) goes too.
+func scrubMap(m map[string]any, path string, declared map[string]bool, country string) {
 	for k, v := range m {
-		if PersonalKey(k) || PersonalValue(k) {
+		at := strings.ToLower(k)
+		if path != "" {
+			at = path + "." + at
+		}
+		if declared[at] || PersonalKey(k) || personalValue(k, country) {
 			delete(m, k)
 			continue
 		}
-		if kept, ok := scrub(v); ok {
+		if kept, ok := scrub(v, at, declared, country); ok {
 			m[k] = kept
 		} else {
 			delete(m, k)
@@ -122,17 +123,17 @@ func scrubMap(m map[string]any) {
 	}
 }
 
-// scrub cleans a plain value in place and reports whether it may be kept. In arrays a
-// removed element becomes nil, so that positions and lengths survive.
-func scrub(v any) (any, bool) {
+// scrub cleans a plain value at path in place and reports whether it may be kept. In arrays
+// a removed element becomes nil, so that positions and lengths survive.
+func scrub(v any, path string, declared map[string]bool, country string) (any, bool) {
 	switch x := v.(type) {
 	case string:
-		return x, !PersonalValue(x)
+		return x, !personalValue(x, country)
 	case map[string]any:
-		scrubMap(x)
+		scrubMap(x, path, declared, country)
 	case []any:
 		for i, e := range x {
-			if kept, ok := scrub(e); ok {
+			if kept, ok := scrub(e, path, declared, country); ok {
 				x[i] = kept
 			} else {
 				x[i] = nil

@@ -14,6 +14,9 @@ type Rules struct {
 	RequireFormID      bool // form_id_missing when absent (form submissions, digitisation)
 	RequireConsent     bool // consent_missing when no flag is true (form submissions, digitisation)
 	CustomNeedsPrimary bool // custom fields require consent_to_primary_purpose (docs/API.md §3.2, rule 3) (form submissions, digitisation)
+	// DefaultCountry reads a national phone_number in that country (ISO 3166 alpha-2): the
+	// tenant's setting, for the records volunteers type in (docs/API.md §6). "" refuses them.
+	DefaultCountry string
 }
 
 // FormRules are the rules of accept-submission and digitisation submissions.
@@ -37,8 +40,9 @@ type Submission struct {
 
 // validation is the state of one Validate call.
 type validation struct {
-	body  map[string]any
-	codes codeSet
+	body    map[string]any
+	codes   codeSet
+	country string // Rules.DefaultCountry
 }
 
 // Validate checks a decoded JSON object against the rules and returns the normalised
@@ -46,7 +50,7 @@ type validation struct {
 // further known keys (not custom fields); their non-null values are returned in Extra as-is.
 // A JSON null counts as an absent key for every known key.
 func Validate(body map[string]any, extraKnown []string, now time.Time, rules Rules) (Submission, []string) {
-	v := &validation{body: body}
+	v := &validation{body: body, country: rules.DefaultCountry}
 	var sub Submission
 
 	sub.Payload, sub.Extra = splitCustom(body, extraKnown)
@@ -221,7 +225,7 @@ func (v *validation) phone(granted bool) (*string, string) {
 		}
 		return nil, ""
 	}
-	e164, valid := contact.NormalisePhone(s)
+	e164, valid := contact.NormalisePhone(s, v.country)
 	if !ok || !valid {
 		v.codes.add(codePhoneInvalid)
 		return nil, ""

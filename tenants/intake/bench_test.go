@@ -17,7 +17,7 @@ func BenchmarkParseRecord(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		d, vs := ParseRecord(tenants.KindFormSubmission, body, now)
+		d, vs := ParseRecord(tenants.KindFormSubmission, body, now, "")
 		if vs != nil {
 			b.Fatal(vs)
 		}

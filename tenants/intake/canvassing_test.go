@@ -51,7 +51,7 @@ func TestCanvassingRules(t *testing.T) {
 		{"bad submission id", map[string]any{"submission_id": "a b"}, []string{"submission_id_invalid"}, "submission_id"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			d, vs := ParseRecord(tenants.KindCanvassing, c.body, now)
+			d, vs := ParseRecord(tenants.KindCanvassing, c.body, now, "")
 			if got := codes(vs); !slices.Equal(got, c.codes) {
 				t.Fatalf("codes %v, want %v", got, c.codes)
 			}
@@ -68,7 +68,7 @@ func TestCanvassingRules(t *testing.T) {
 // TestCanvassingDraft: a visit keeps its own fields apart from its custom fields and contact.
 func TestCanvassingDraft(t *testing.T) {
 	d, vs := ParseRecord(tenants.KindCanvassing, map[string]any{"canvasser_id": "cv-9", "notes": "hi", "first_name": " Door ",
-		"address_street": "Elm Road", "submission_id": "visit-1", "team": "north"}, now)
+		"address_street": "Elm Road", "submission_id": "visit-1", "team": "north"}, now, "")
 	if vs != nil {
 		t.Fatal(vs)
 	}

@@ -75,9 +75,9 @@ var (
 // parsePhoneCall reads a phone-call task (docs/API.md §6.3): phone_number required in E.164,
 // names and email optional contact data, the task's own fields, the rest custom. It has no
 // idempotency key. The first failing field is the one violation.
-func parsePhoneCall(body map[string]any, now time.Time) (Draft, []tenants.Violation) {
-	d := Draft{Kind: tenants.KindPhoneCallTask, CreatedAt: now, Fields: map[string]any{}, Payload: map[string]any{}}
-	if v := readCallContact(body, &d.Contact); v != nil {
+func parsePhoneCall(body map[string]any, now time.Time, country string) (Draft, []tenants.Violation) {
+	d := Draft{Kind: tenants.KindPhoneCallTask, CreatedAt: now, Fields: map[string]any{}, Payload: map[string]any{}, Country: country}
+	if v := readCallContact(body, &d.Contact, country); v != nil {
 		return d, []tenants.Violation{*v}
 	}
 	if v := checkCallFields(body); v != nil {
@@ -98,15 +98,15 @@ func parsePhoneCall(body map[string]any, now time.Time) (Draft, []tenants.Violat
 }
 
 // readCallContact reads the phone number, e-mail and names of a phone-call task.
-func readCallContact(body map[string]any, c *tenants.Contact) *tenants.Violation {
+func readCallContact(body map[string]any, c *tenants.Contact, country string) *tenants.Violation {
 	raw, present := body["phone_number"]
 	if !present || raw == nil || raw == "" {
 		return &tenants.Violation{Field: "phone_number", Code: "phone_number_missing", Message: "phone_number is required."}
 	}
 	s, _ := raw.(string)
-	phone, ok := contact.NormalisePhone(s)
+	phone, ok := contact.NormalisePhone(s, country)
 	if !ok {
-		return &tenants.Violation{Field: "phone_number", Code: "phone_number_invalid", Message: "phone_number must be an E.164 number such as +4915112345678."}
+		return &tenants.Violation{Field: "phone_number", Code: "phone_number_invalid", Message: "phone_number must be a phone number in international form, such as +49 151 12345678 (or, where the tenant sets a default country, a national number of it)."}
 	}
 	c.PhoneNumber = &phone
 	if v, present := body["email"]; present && v != nil && v != "" {

@@ -26,7 +26,7 @@ func FuzzParseRecord(f *testing.F) {
 			return
 		}
 		for _, kind := range tenants.Kinds {
-			d, vs := ParseRecord(kind, body, now)
+			d, vs := ParseRecord(kind, body, now, "")
 			if d.Kind != kind {
 				t.Fatalf("%s: draft of kind %s", kind, d.Kind)
 			}

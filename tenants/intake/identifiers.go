@@ -17,10 +17,10 @@ const MaxIdentifiers = 32
 var tooMany = tenants.Violation{Code: consent.CodeTooManyIdentifiers,
 	Message: fmt.Sprintf("A record may carry at most %d e-mail addresses and phone numbers.", MaxIdentifiers)}
 
-// TooMany returns the violation of a record whose emails and phones (its identifiers, as
+// TooMany returns the violation of a record whose identifiers (own and mentioned, as
 // anonymise.Identifiers finds them) are more than MaxIdentifiers, nil otherwise.
-func TooMany(emails, phones []string) *tenants.Violation {
-	if len(emails)+len(phones) > MaxIdentifiers {
+func TooMany(ids anonymise.IDs) *tenants.Violation {
+	if ids.Count() > MaxIdentifiers {
 		v := tooMany
 		return &v
 	}
@@ -28,5 +28,5 @@ func TooMany(emails, phones []string) *tenants.Violation {
 }
 
 func tooManyIdentifiers(d Draft) bool {
-	return TooMany(anonymise.Identifiers(tenants.Record{Contact: d.Contact, Payload: d.Payload, Fields: d.Fields})) != nil
+	return TooMany(anonymise.Identifiers(tenants.Record{Contact: d.Contact, Payload: d.Payload, Fields: d.Fields}, d.Country)) != nil
 }

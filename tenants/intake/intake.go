@@ -25,6 +25,10 @@ type Draft struct {
 	Consents     tenants.Consents
 	Payload      map[string]any // custom fields
 	Fields       map[string]any // the kind's own known fields
+	// Country is the tenant's default country the draft was read in ("" none): national phone
+	// numbers of it are read as numbers, in the contact fields of section-6 records and in
+	// custom fields (mentions).
+	Country string
 }
 
 // Record makes the record the draft stores for tenantID, its ids from tenants.NewRecord: a
@@ -46,11 +50,13 @@ var (
 // submissions the same rules with consents optional, phone-call tasks their own (§6.3). When
 // the submission rules fail, every failed code is a violation, in the order of §3.7; otherwise
 // the first failing own field of the kind is the one violation. Whether the named form is open
-// is the caller's check (FormUnknown).
-func ParseRecord(kind tenants.Kind, body map[string]any, now time.Time) (Draft, []tenants.Violation) {
+// is the caller's check (FormUnknown). country is the tenant's default country: the records
+// volunteers type in (section 6) may carry national phone numbers of it; form submissions'
+// phone_number is international only.
+func ParseRecord(kind tenants.Kind, body map[string]any, now time.Time, country string) (Draft, []tenants.Violation) {
 	now = now.UTC()
 	if kind == tenants.KindPhoneCallTask {
-		return parsePhoneCall(body, now)
+		return parsePhoneCall(body, now, country)
 	}
 	rules, own := consent.FormRules, digitisationFields
 	switch kind {
@@ -59,9 +65,12 @@ func ParseRecord(kind tenants.Kind, body map[string]any, now time.Time) (Draft, 
 	case tenants.KindCanvassing:
 		rules, own = consent.OptionalRules, canvassingFields
 	}
+	if kind != tenants.KindFormSubmission {
+		rules.DefaultCountry = country
+	}
 	sub, codes := consent.Validate(body, own, now, rules)
 	d := Draft{Kind: kind, SubmissionID: sub.SubmissionID, FormID: sub.FormID, CreatedAt: now, Contact: sub.Contact,
-		Address: sub.Address, Consents: sub.Consents, Payload: sub.Payload, Fields: sub.Extra}
+		Address: sub.Address, Consents: sub.Consents, Payload: sub.Payload, Fields: sub.Extra, Country: country}
 	if tooManyIdentifiers(d) {
 		codes = append(codes, consent.CodeTooManyIdentifiers)
 	}

@@ -49,7 +49,7 @@ func TestPhoneCallRules(t *testing.T) {
 		{"strings before times", with("outcome", 1.0, "called_at", "x"), "outcome_invalid"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, vs := ParseRecord(tenants.KindPhoneCallTask, c.body, now)
+			_, vs := ParseRecord(tenants.KindPhoneCallTask, c.body, now, "")
 			want := []string(nil)
 			if c.code != "" {
 				want = []string{c.code}
@@ -70,7 +70,7 @@ func TestPhoneCallRules(t *testing.T) {
 // TestPhoneCallDraft: contact data, own fields and custom fields land apart; no idempotency key.
 func TestPhoneCallDraft(t *testing.T) {
 	d, vs := ParseRecord(tenants.KindPhoneCallTask, map[string]any{"phone_number": "+49 151 12345678", "email": "a@example.org",
-		"first_name": "Caller", "caller_id": "c-3", "called_at": nil, "team": "north", "submission_id": "x"}, now)
+		"first_name": "Caller", "caller_id": "c-3", "called_at": nil, "team": "north", "submission_id": "x"}, now, "")
 	if vs != nil {
 		t.Fatal(vs)
 	}
@@ -97,15 +97,15 @@ func TestIdentifierLimit(t *testing.T) {
 		}
 		return out
 	}
-	_, vs := ParseRecord(tenants.KindPhoneCallTask, map[string]any{"phone_number": "+4915112345678", "guests": guests(MaxIdentifiers - 1)}, now)
+	_, vs := ParseRecord(tenants.KindPhoneCallTask, map[string]any{"phone_number": "+4915112345678", "guests": guests(MaxIdentifiers - 1)}, now, "")
 	if vs != nil {
 		t.Errorf("at the limit: %v", vs)
 	}
-	_, vs = ParseRecord(tenants.KindPhoneCallTask, map[string]any{"phone_number": "+4915112345678", "guests": guests(MaxIdentifiers)}, now)
+	_, vs = ParseRecord(tenants.KindPhoneCallTask, map[string]any{"phone_number": "+4915112345678", "guests": guests(MaxIdentifiers)}, now, "")
 	if len(vs) != 1 || vs[0] != tooMany || RuleCodes(tenants.KindPhoneCallTask, vs) != nil {
 		t.Errorf("over the limit: %v", vs)
 	}
-	_, vs = ParseRecord(tenants.KindCanvassing, map[string]any{"canvasser_id": 1.0, "consent_to_primary_purpose": true, "guests": guests(MaxIdentifiers + 1)}, now)
+	_, vs = ParseRecord(tenants.KindCanvassing, map[string]any{"canvasser_id": 1.0, "consent_to_primary_purpose": true, "guests": guests(MaxIdentifiers + 1)}, now, "")
 	want := []string{"consent_to_primary_purpose_deadline_missing", "too_many_identifiers"}
 	if got := RuleCodes(tenants.KindCanvassing, vs); !slices.Equal(got, want) || vs[1].Field != "" {
 		t.Errorf("canvassing: %v, want %v", vs, want)

@@ -11,7 +11,7 @@ import (
 // and displaces a failed own field, which is checked only once the rules pass.
 func TestFormUnknown(t *testing.T) {
 	_, vs := ParseRecord(tenants.KindDigitisation, map[string]any{"form_id": "f", "consent_to_general_contact_email": true,
-		"email": "a@example.org", "document_ref": 1.0}, now)
+		"email": "a@example.org", "document_ref": 1.0}, now, "")
 	if got := codes(vs); !slices.Equal(got, []string{"document_ref_invalid"}) || RuleCodes(tenants.KindDigitisation, vs) != nil {
 		t.Fatalf("own field: %v", vs)
 	}
@@ -19,7 +19,7 @@ func TestFormUnknown(t *testing.T) {
 	if got := RuleCodes(tenants.KindDigitisation, vs); !slices.Equal(got, []string{"form_id_unknown"}) || vs[0].Field != "form_id" {
 		t.Errorf("closed form: %v", vs)
 	}
-	_, vs = ParseRecord(tenants.KindFormSubmission, map[string]any{"form_id": "f", "submission_id": "a b"}, now)
+	_, vs = ParseRecord(tenants.KindFormSubmission, map[string]any{"form_id": "f", "submission_id": "a b"}, now, "")
 	vs = FormUnknown(vs)
 	want := []string{"form_id_unknown", "submission_id_invalid", "consent_missing"}
 	if got := RuleCodes(tenants.KindFormSubmission, vs); !slices.Equal(got, want) {
@@ -44,7 +44,7 @@ func TestRuleViolationFields(t *testing.T) {
 // TestDraftRecord: a submission id is the public id; without one each record gets a fresh id.
 func TestDraftRecord(t *testing.T) {
 	d, vs := ParseRecord(tenants.KindFormSubmission, map[string]any{"form_id": "f", "submission_id": "web-1",
-		"consent_to_general_contact_email": true, "email": "a@example.org"}, now)
+		"consent_to_general_contact_email": true, "email": "a@example.org"}, now, "")
 	if vs != nil {
 		t.Fatal(vs)
 	}

@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,8 +20,9 @@ const (
 	MaxBulkIdentifiers = 10000
 	// BulkTTL is how long a request waits for a decision before it expires.
 	BulkTTL = 7 * 24 * time.Hour
-	// bulkBatch is how many identifiers one erasure of a running request takes.
-	bulkBatch = 100
+	// bulkBatch is how many keys one erasure of a running request takes: 100 identifiers, each
+	// with its belonging and its mention key.
+	bulkBatch = 200
 	// maxInvalidShown bounds the lines a preview lists as not understood.
 	maxInvalidShown = 100
 )
@@ -48,8 +50,9 @@ var headerCells = map[string]bool{"email": true, "e-mail": true, "email_address"
 	"phone_number": true, "mobile": true, "telephone": true}
 
 // ParseBulk reads lines of e-mail addresses and/or phone numbers, one or more per line
-// separated by commas, semicolons or tabs (a CSV's cells), quotes stripped.
-func ParseBulk(text string) (BulkInput, error) {
+// separated by commas, semicolons or tabs (a CSV's cells), quotes stripped; phone numbers in
+// international form, or national ones of country (the tenant's default, "" none).
+func ParseBulk(text, country string) (BulkInput, error) {
 	var in BulkInput
 	seen := map[string]bool{}
 	for _, line := range strings.Split(text, "\n") {
@@ -63,7 +66,7 @@ func ParseBulk(text string) (BulkInput, error) {
 					seen["e"+e] = true
 					in.Emails = append(in.Emails, e)
 				}
-			} else if p, ok := contact.NormalisePhone(cell); ok {
+			} else if p, ok := contact.NormalisePhone(cell, country); ok {
 				if !seen["p"+p] {
 					seen["p"+p] = true
 					in.Phones = append(in.Phones, p)
@@ -85,29 +88,57 @@ func ParseBulk(text string) (BulkInput, error) {
 	return in, nil
 }
 
-// bulkKeys returns the match keys of the identifiers, e-mail addresses first: each is the
-// key an erasure of that one identifier looks up.
+// mentionPrefix marks the mention keys among a bulk erasure's stored keys; the others are
+// belonging keys (a request stored before mentions were told apart holds only those, and
+// erases as it did).
+const mentionPrefix = "m:"
+
+// bulkKeys returns the keys of the identifiers, e-mail addresses first, two per identifier:
+// the belonging key an erasure of that one identifier looks up, then its mention key marked
+// with mentionPrefix.
 func (s *Service) bulkKeys(tenantID string, in BulkInput) []string {
-	out := make([]string, 0, len(in.Emails)+len(in.Phones))
+	out := make([]string, 0, 2*(len(in.Emails)+len(in.Phones)))
+	add := func(id Identity) {
+		out = append(out, s.hashes(tenantID, id)...)
+		for _, m := range s.mentionHashes(tenantID, id) {
+			out = append(out, mentionPrefix+m)
+		}
+	}
 	for _, e := range in.Emails {
-		out = append(out, s.hashes(tenantID, Identity{Email: e})...)
+		add(Identity{Email: e})
 	}
 	for _, p := range in.Phones {
-		out = append(out, s.hashes(tenantID, Identity{Phone: p})...)
+		add(Identity{Phone: p})
 	}
 	return out
 }
 
-// BulkPreview is what a request would erase now: the records per kind and the identifiers
-// that match no record, e-mail addresses first.
+// splitBulkKeys splits stored bulk keys into belonging and mention keys.
+func splitBulkKeys(keys []string) (own, mentions []string) {
+	for _, k := range keys {
+		if m, ok := strings.CutPrefix(k, mentionPrefix); ok {
+			mentions = append(mentions, m)
+		} else {
+			own = append(own, k)
+		}
+	}
+	return own, mentions
+}
+
+// BulkPreview is what a request would erase now: the records per kind that belong to the
+// identifiers, how many records of others only mention them, and the identifiers that match
+// no record, e-mail addresses first.
 type BulkPreview struct {
 	Counts    tenants.Counts
+	Mentions  int
 	Unmatched []string
 }
 
 // PreviewBulk counts the records the identifiers match, changing nothing.
 func (s *Service) PreviewBulk(ctx context.Context, tenantID string, in BulkInput) (BulkPreview, error) {
 	keys := s.bulkKeys(tenantID, in)
+	own, mentions := splitBulkKeys(keys)
+	keys = append(own, mentions...)
 	found := map[string]tenants.Record{}
 	for start := 0; start < len(keys); start += 500 {
 		recs, err := s.Records.Find(ctx, tenantID, keys[start:min(start+500, len(keys))])
@@ -120,16 +151,21 @@ func (s *Service) PreviewBulk(ctx context.Context, tenantID string, in BulkInput
 	}
 	matched := map[string]bool{}
 	recs := make([]tenants.Record, 0, len(found))
+	var p BulkPreview
 	for _, r := range found {
-		recs = append(recs, r)
+		if slices.ContainsFunc(r.MatchKeys, func(k string) bool { return slices.Contains(own, k) }) {
+			recs = append(recs, r)
+		} else {
+			p.Mentions++
+		}
 		for _, k := range r.MatchKeys {
 			matched[k] = true
 		}
 	}
-	p := BulkPreview{Counts: tenants.CountKinds(recs)}
+	p.Counts = tenants.CountKinds(recs)
 	ids := append(append([]string{}, in.Emails...), in.Phones...)
-	for i, k := range keys {
-		if !matched[k] {
+	for i := range ids {
+		if !matched[own[i]] && !matched[mentions[i]] {
 			p.Unmatched = append(p.Unmatched, ids[i])
 		}
 	}
@@ -147,7 +183,7 @@ func (s *Service) RequestBulk(ctx context.Context, tenantID, staffID, requestID 
 	keys := s.bulkKeys(tenantID, in)
 	b := tenants.BulkErasure{ID: "be_" + tenants.NewAuditID(now)[:20], TenantID: tenantID, RequestedBy: staffID, RequestedAt: now,
 		ExpiresAt: now.Add(BulkTTL), Status: tenants.BulkPending, Emails: len(in.Emails), Phones: len(in.Phones),
-		Expected: p.Counts.Map(), Erased: tenants.Counts{}.Map(), Keys: keys, Total: len(keys)}
+		Expected: withMentions(p.Counts, p.Mentions), Erased: tenants.Counts{}.Map(), Keys: keys, Total: len(keys)}
 	if err := s.Bulk.InsertBulk(ctx, b); err != nil {
 		return b, wrap("request bulk erasure", err)
 	}
@@ -219,15 +255,18 @@ func (s *Service) RunBulk(ctx context.Context) error {
 
 func (s *Service) runBulk(ctx context.Context, b tenants.BulkErasure) error {
 	erased := tenants.CountsFrom(b.Erased)
+	mentioned := b.Erased[RemovedMentionsKey]
 	for b.Done < len(b.Keys) {
 		started := time.Now()
 		end := min(b.Done+bulkBatch, len(b.Keys))
-		c, err := s.eraseKeys(ctx, b.TenantID, tenants.ActorSystem, "", "", "bulk erasure "+b.ID, b.Keys[b.Done:end])
+		own, mentions := splitBulkKeys(b.Keys[b.Done:end])
+		c, err := s.eraseKeys(ctx, b.TenantID, tenants.ActorSystem, "", "", "bulk erasure "+b.ID, own, mentions)
 		if err != nil {
 			return err
 		}
-		erased = erased.Plus(c)
-		if err := s.Bulk.ProgressBulk(ctx, b.TenantID, b.ID, end, erased.Map()); err != nil {
+		erased = erased.Plus(c.Counts)
+		mentioned += c.RemovedMentions
+		if err := s.Bulk.ProgressBulk(ctx, b.TenantID, b.ID, end, withMentions(erased, mentioned)); err != nil {
 			if errors.Is(err, tenants.ErrConflict) {
 				return errBulkProgressed
 			}
@@ -243,7 +282,17 @@ func (s *Service) runBulk(ctx context.Context, b tenants.BulkErasure) error {
 	if err := s.Bulk.FinishBulk(ctx, b.TenantID, b.ID, tenants.BulkDone, s.Now().UTC()); err != nil {
 		return err
 	}
-	return s.bulkAudit(ctx, b, tenants.ActorSystem, tenants.ActionBulkCompleted, erased.Map(), "")
+	return s.bulkAudit(ctx, b, tenants.ActorSystem, tenants.ActionBulkCompleted, withMentions(erased, mentioned), "")
+}
+
+// RemovedMentionsKey counts, beside the per-kind counts of a bulk erasure's Expected and Erased,
+// the records of others that mention the people (only the mentions go).
+const RemovedMentionsKey = "removedMentions"
+
+func withMentions(c tenants.Counts, mentions int) map[string]int {
+	m := c.Map()
+	m[RemovedMentionsKey] = mentions
+	return m
 }
 
 func (s *Service) expireBulk(ctx context.Context, b tenants.BulkErasure) error {

@@ -14,7 +14,7 @@ import (
 )
 
 func TestParseBulk(t *testing.T) {
-	in, err := ops.ParseBulk("email,phone\n\"Ann@Example.org\",+44 7700 900001\nann@example.org;\t+447700900001\n\nnonsense\n0123\n")
+	in, err := ops.ParseBulk("email,phone\n\"Ann@Example.org\",+44 7700 900001\nann@example.org;\t+447700900001\n\nnonsense\n0123\n", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,14 +22,14 @@ func TestParseBulk(t *testing.T) {
 		in.InvalidCount != 2 || strings.Join(in.Invalid, " ") != "nonsense 0123" {
 		t.Errorf("ParseBulk = %+v", in)
 	}
-	if _, err := ops.ParseBulk("email\n\n"); !errors.Is(err, ops.ErrNothingInBulk) {
+	if _, err := ops.ParseBulk("email\n\n", ""); !errors.Is(err, ops.ErrNothingInBulk) {
 		t.Errorf("a header alone = %v", err)
 	}
 	var b strings.Builder
 	for i := range ops.MaxBulkIdentifiers + 1 {
 		b.WriteString("p" + strconv.Itoa(i) + "@example.org\n")
 	}
-	if _, err := ops.ParseBulk(b.String()); !errors.Is(err, ops.ErrTooManyInBulk) {
+	if _, err := ops.ParseBulk(b.String(), ""); !errors.Is(err, ops.ErrTooManyInBulk) {
 		t.Errorf("10,001 identifiers = %v", err)
 	}
 }
@@ -41,7 +41,7 @@ func TestBulkExpires(t *testing.T) {
 	now := &clock{t: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
 	svc, store := service(t, now)
 	svc.Bulk, svc.Audit = store.Bulk, store.Audit
-	in, err := ops.ParseBulk("ann@example.org\n")
+	in, err := ops.ParseBulk("ann@example.org\n", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestBulkExpires(t *testing.T) {
 	if err := svc.RunBulk(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := store.Bulk.GetBulk(ctx, "t1", b.ID); got.Status != tenants.BulkPending || len(got.Keys) != 1 {
+	if got, _ := store.Bulk.GetBulk(ctx, "t1", b.ID); got.Status != tenants.BulkPending || len(got.Keys) != 2 { // its belonging and mention key
 		t.Errorf("before 7 days: %+v", got)
 	}
 	now.Add(time.Second)

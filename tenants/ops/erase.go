@@ -3,59 +3,163 @@ package ops
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/anonymise"
 	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
-// Preview counts the records an erasure of the identity would anonymise, changing nothing.
-func (s *Service) Preview(ctx context.Context, tenantID string, id Identity) (tenants.Counts, error) {
-	recs, err := s.find(ctx, tenantID, id)
+// Erasure is what an erasure did, or would do: the person's own records anonymised (Counts,
+// the four counts of the API), and the records of others from which only the custom-field
+// values naming the person were removed (RemovedMentions).
+type Erasure struct {
+	Counts          tenants.Counts
+	RemovedMentions int
+}
+
+// Preview counts the records an erasure of the identity would anonymise, and those of others
+// it would only remove mentions from, changing nothing.
+func (s *Service) Preview(ctx context.Context, tenantID string, id Identity) (Erasure, error) {
+	own, mentions, err := s.FindPerson(ctx, tenantID, id)
 	if err != nil {
-		return tenants.Counts{}, wrap("preview erasure", err)
+		return Erasure{}, wrap("preview erasure", err)
 	}
-	return tenants.CountKinds(recs), nil
+	return Erasure{Counts: tenants.CountKinds(own), RemovedMentions: len(mentions)}, nil
 }
 
-// Erase anonymises every record of the tenant matching the identity (docs/API.md §5): the
-// personal data and the match keys go, and one audit entry counts what this call anonymised.
-// The store makes it all-or-nothing, counts each record for one call only however many run
-// at once, and leaves nothing removed in its files.
-func (s *Service) Erase(ctx context.Context, tenantID, actor, requestID string, id Identity) (tenants.Counts, error) {
-	return s.eraseKeys(ctx, tenantID, actor, requestID, s.Subject(tenantID, id), "", s.hashes(tenantID, id))
+// FindPerson returns the tenant's records of every kind that belong to the identity, and
+// apart from them those that only mention it in a custom field, each newest first: the admin
+// UI's "find a person". It reads through the match-key index, as erasure does, so it finds
+// exactly the records an erasure of the identity would anonymise, and those it would remove the
+// mentions from.
+func (s *Service) FindPerson(ctx context.Context, tenantID string, id Identity) (own, mentions []tenants.Record, err error) {
+	if own, err = s.find(ctx, tenantID, id); err != nil {
+		return nil, nil, wrap("find person", err)
+	}
+	found, err := s.Records.Find(ctx, tenantID, s.mentionHashes(tenantID, id))
+	if err != nil {
+		return nil, nil, wrap("find person", err)
+	}
+	for _, r := range found {
+		if !slices.ContainsFunc(own, func(o tenants.Record) bool { return o.ID == r.ID }) {
+			mentions = append(mentions, r)
+		}
+	}
+	sortNewestFirst(mentions)
+	return own, mentions, nil
 }
 
-// eraseKeys is Erase of the records carrying any of keys; subject and detail go to the audit
-// entry. Bulk erasure runs through it too.
-func (s *Service) eraseKeys(ctx context.Context, tenantID, actor, requestID, subject, detail string, keys []string) (tenants.Counts, error) {
+// Erase erases the identity in the tenant (docs/API.md §5): every record that belongs to it is
+// anonymised — the personal data and the match keys go — and from every other record that
+// mentions it in a custom field, the values naming it go (RemoveMentions). One audit entry
+// counts what this call anonymised, another the records it removed mentions from. The store
+// makes it all-or-nothing, counts each record for one call only however many run at once, and
+// leaves nothing removed in its files.
+func (s *Service) Erase(ctx context.Context, tenantID, actor, requestID string, id Identity) (Erasure, error) {
+	return s.eraseKeys(ctx, tenantID, actor, requestID, s.Subject(tenantID, id), "",
+		s.hashes(tenantID, id), s.mentionHashes(tenantID, id))
+}
+
+// eraseKeys is Erase of the records carrying any of own (anonymised) or mentions (the mentions
+// removed); subject and detail go to the audit entry. Bulk erasure runs through it too.
+func (s *Service) eraseKeys(ctx context.Context, tenantID, actor, requestID, subject, detail string, own, mentions []string) (Erasure, error) {
 	now := s.Now()
+	country, err := s.country(ctx, tenantID)
+	if err != nil {
+		return Erasure{}, wrap("erase", err)
+	}
 	forms := map[string]map[string]bool{}
+	belongs := func(rec tenants.Record) bool {
+		return slices.ContainsFunc(rec.MatchKeys, func(k string) bool { return slices.Contains(own, k) })
+	}
 	erased, err := s.Writer.Erase(ctx, tenants.Change{
 		TenantID:  tenantID,
-		MatchKeys: keys,
+		MatchKeys: append(slices.Clone(own), mentions...),
 		Apply: func(rec *tenants.Record) (bool, error) {
+			if !belongs(*rec) {
+				return s.removeMentions(rec, country, mentions), nil
+			}
 			declared, err := s.declared(ctx, tenantID, rec.FormID, forms)
 			if err != nil {
 				return false, err
 			}
-			*rec = anonymise.Strip(*rec, declared, now)
+			*rec = anonymise.StripIn(*rec, declared, country, now)
 			return true, nil
 		},
-		Audit: func(erased []tenants.Record) []tenants.AuditEntry {
-			return []tenants.AuditEntry{{Time: now, TenantID: tenantID, Actor: actor, Action: tenants.ActionGDPRAnonymised,
-				RecordIDs: publicIDs(erased), Counts: tenants.CountKinds(erased).Map(), Subject: subject, Detail: detail, RequestID: requestID}}
+		Audit: func(changed []tenants.Record) []tenants.AuditEntry {
+			anonymised, mentioned := splitErased(changed)
+			var out []tenants.AuditEntry
+			if len(anonymised) > 0 {
+				out = append(out, tenants.AuditEntry{Time: now, TenantID: tenantID, Actor: actor, Action: tenants.ActionGDPRAnonymised,
+					RecordIDs: publicIDs(anonymised), Counts: tenants.CountKinds(anonymised).Map(), Subject: subject, Detail: detail, RequestID: requestID})
+			}
+			if len(mentioned) > 0 {
+				out = append(out, tenants.AuditEntry{Time: now, TenantID: tenantID, Actor: actor, Action: tenants.ActionGDPRMentionsRemoved,
+					RecordIDs: publicIDs(mentioned), Counts: map[string]int{"removedMentions": len(mentioned)}, Subject: subject, Detail: detail, RequestID: requestID})
+			}
+			return out
 		},
-		Events: func(erased []tenants.Record) []tenants.OutboxEvent {
-			return webhook.Anonymised(tenants.EventTypeRecordAnonymised, tenants.NewAuditID(now), now, erased)
+		Events: func(changed []tenants.Record) []tenants.OutboxEvent {
+			anonymised, _ := splitErased(changed)
+			return webhook.Anonymised(tenants.EventTypeRecordAnonymised, tenants.NewAuditID(now), now, anonymised)
 		},
 	})
 	if err != nil {
-		return tenants.Counts{}, wrap("erase", err)
+		return Erasure{}, wrap("erase", err)
+	}
+	var out Erasure
+	for _, rec := range erased {
+		if belongs(rec) {
+			out.Counts = out.Counts.Plus(tenants.CountKinds([]tenants.Record{rec}))
+		} else {
+			out.RemovedMentions++
+		}
 	}
 	s.Observe().Count(tenants.EventErasure, 1)
-	s.Observe().Count(tenants.EventErasedRecord, len(erased))
-	return tenants.CountKinds(erased), nil
+	s.Observe().Count(tenants.EventErasedRecord, out.Counts.Total())
+	return out, nil
+}
+
+// removeMentions removes from rec the custom-field values whose mention key is among keys, and
+// those keys; it reports whether rec changed.
+func (s *Service) removeMentions(rec *tenants.Record, country string, keys []string) bool {
+	domains := map[string]string{"e": domainMentionEmail, "p": domainMentionPhone}
+	out, _ := anonymise.RemoveMentions(*rec, country, func(kind, n string) bool {
+		return slices.Contains(keys, s.Hasher.Hash(rec.TenantID, domains[kind], n))
+	})
+	left := slices.DeleteFunc(slices.Clone(rec.MatchKeys), func(k string) bool { return slices.Contains(keys, k) })
+	if len(left) == len(rec.MatchKeys) {
+		return false
+	}
+	out.MatchKeys = left
+	*rec = out
+	return true
+}
+
+// splitErased splits the records an erasure changed into those it anonymised and those it
+// removed mentions from (which keep their contact data and get no anonymisedAt).
+func splitErased(changed []tenants.Record) (anonymised, mentioned []tenants.Record) {
+	for _, r := range changed {
+		if r.AnonymisedAt != nil {
+			anonymised = append(anonymised, r)
+		} else {
+			mentioned = append(mentioned, r)
+		}
+	}
+	return anonymised, mentioned
+}
+
+// country returns the tenant's default country ("" when it has none or Tenants is not wired).
+func (s *Service) country(ctx context.Context, tenantID string) (string, error) {
+	if s.Tenants == nil {
+		return "", nil
+	}
+	t, err := s.Tenants.Get(ctx, tenantID)
+	if errors.Is(err, tenants.ErrNotFound) {
+		return "", nil
+	}
+	return t.DefaultCountry, err
 }
 
 // declared returns the custom fields the record's form declares personal, cached per call.

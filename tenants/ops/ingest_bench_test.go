@@ -33,7 +33,7 @@ func BenchmarkIntake(b *testing.B) {
 		if err := json.Unmarshal(benchBody, &body); err != nil {
 			b.Fatal(err)
 		}
-		d, vs := intake.ParseRecord(tenants.KindFormSubmission, body, now)
+		d, vs := intake.ParseRecord(tenants.KindFormSubmission, body, now, "")
 		if _, _, err := svc.IngestDraft(ctx, "t1", d, vs, "key:k1", "0123456789abcdef01234567"); err != nil {
 			b.Fatal(err)
 		}

@@ -18,6 +18,8 @@ import (
 
 // Service runs the operations.
 type Service struct {
+	// Tenants gives each tenant's default country (nil: none has one).
+	Tenants tenants.TenantStore
 	Records tenants.RecordStore
 	Forms   tenants.FormStore
 	Writer  tenants.Writer
@@ -42,16 +44,61 @@ type Identity struct {
 	Phone string
 }
 
-// hashes returns the keyed hashes the identity is looked up by in a tenant.
+// The hash domains of match keys (docs/STORAGE.md, "Match keys"): a record carries the keyed
+// hash of each identifier of its own contact fields under the belonging domains, and of each
+// identifier only mentioned in its custom fields under the mention domains. One index holds
+// both; a key of one domain never equals a key of the other.
+const (
+	domainEmail        = "e"
+	domainPhone        = "p"
+	domainMentionEmail = "me"
+	domainMentionPhone = "mp"
+)
+
+// hashes returns the belonging keys of the identity in a tenant: what finds the records that
+// are the person's own (consent reads, unsubscribe, export).
 func (s *Service) hashes(tenantID string, id Identity) []string {
 	var out []string
 	if id.Email != "" {
-		out = append(out, s.Hasher.Hash(tenantID, "e", id.Email))
+		out = append(out, s.Hasher.Hash(tenantID, domainEmail, id.Email))
 	}
 	if id.Phone != "" {
-		out = append(out, s.Hasher.Hash(tenantID, "p", id.Phone))
+		out = append(out, s.Hasher.Hash(tenantID, domainPhone, id.Phone))
 	}
 	return out
+}
+
+// mentionHashes returns the mention keys of the identity in a tenant: what finds the records
+// of others that name the person in a custom field (erasure only).
+func (s *Service) mentionHashes(tenantID string, id Identity) []string {
+	var out []string
+	if id.Email != "" {
+		out = append(out, s.Hasher.Hash(tenantID, domainMentionEmail, id.Email))
+	}
+	if id.Phone != "" {
+		out = append(out, s.Hasher.Hash(tenantID, domainMentionPhone, id.Phone))
+	}
+	return out
+}
+
+// MatchKeys returns the match keys of rec in a tenant whose default country is country: the
+// belonging keys of its own identifiers, then the mention keys of the others it names, without
+// repeats; and its identifiers.
+func (s *Service) MatchKeys(rec tenants.Record, country string) ([]string, anonymise.IDs) {
+	ids := anonymise.Identifiers(rec, country)
+	var keys []string
+	add := func(domain string, vs []string) {
+		for _, v := range vs {
+			if h := s.Hasher.Hash(rec.TenantID, domain, v); !slices.Contains(keys, h) {
+				keys = append(keys, h)
+			}
+		}
+	}
+	add(domainEmail, ids.Emails)
+	add(domainPhone, ids.Phones)
+	add(domainMentionEmail, ids.MentionedEmails)
+	add(domainMentionPhone, ids.MentionedPhones)
+	return keys, ids
 }
 
 // Subject is the audit log's stand-in for an identity: its keyed hashes, never the values.
@@ -67,12 +114,18 @@ func (s *Service) Subject(tenantID string, id Identity) string {
 	return out
 }
 
-// Ingest stores a new record with its match keys and audit entries. Its outcome is Repeated
-// for an idempotent repeat: the tenant has a record of that kind and public id, and nothing
-// changed. A record over intake.MaxIdentifiers is refused (tenants.Violations).
+// Ingest stores a new record with its match keys and audit entries, for a tenant without a
+// default country. Its outcome is Repeated for an idempotent repeat: the tenant has a record of
+// that kind and public id, and nothing changed. A record over intake.MaxIdentifiers is refused
+// (tenants.Violations).
 func (s *Service) Ingest(ctx context.Context, rec tenants.Record, actor, requestID string) (Outcome, error) {
-	in, emails, phones := s.prepare(rec, actor, requestID)
-	if v := intake.TooMany(emails, phones); v != nil {
+	return s.ingest(ctx, rec, "", actor, requestID)
+}
+
+// ingest is Ingest in a tenant whose default country is country.
+func (s *Service) ingest(ctx context.Context, rec tenants.Record, country, actor, requestID string) (Outcome, error) {
+	in, ids := s.prepare(rec, country, actor, requestID)
+	if v := intake.TooMany(ids); v != nil {
 		return 0, tenants.Violations{*v}
 	}
 	stored, err := s.Writer.Ingest(ctx, in)
@@ -85,28 +138,17 @@ func (s *Service) Ingest(ctx context.Context, rec tenants.Record, actor, request
 	return Stored, nil
 }
 
-// Prepare computes what storing rec writes: its match keys (the keyed hash of every e-mail
-// and phone it holds) and its audit entries.
+// Prepare computes what storing rec writes in a tenant without a default country: its match
+// keys (MatchKeys) and its audit entries.
 func (s *Service) Prepare(rec tenants.Record, actor, requestID string) tenants.Ingestion {
-	in, _, _ := s.prepare(rec, actor, requestID)
+	in, _ := s.prepare(rec, "", actor, requestID)
 	return in
 }
 
-// prepare is Prepare that also returns the record's identifiers, for the limit on them.
-func (s *Service) prepare(rec tenants.Record, actor, requestID string) (in tenants.Ingestion, emails, phones []string) {
-	emails, phones = anonymise.Identifiers(rec)
-	rec.MatchKeys = nil
-	add := func(kind, v string) {
-		if h := s.Hasher.Hash(rec.TenantID, kind, v); !slices.Contains(rec.MatchKeys, h) {
-			rec.MatchKeys = append(rec.MatchKeys, h)
-		}
-	}
-	for _, e := range emails {
-		add("e", e)
-	}
-	for _, p := range phones {
-		add("p", p)
-	}
+// prepare is Prepare in a tenant whose default country is country; it also returns the
+// record's identifiers, for the limit on them.
+func (s *Service) prepare(rec tenants.Record, country, actor, requestID string) (in tenants.Ingestion, ids anonymise.IDs) {
+	rec.MatchKeys, ids = s.MatchKeys(rec, country)
 	action := tenants.ActionRecordAccepted
 	if rec.Kind == tenants.KindFormSubmission {
 		action = tenants.ActionSubmissionAccepted
@@ -128,7 +170,7 @@ func (s *Service) prepare(rec tenants.Record, actor, requestID string) (in tenan
 	}
 	in.Record = rec
 	in.Events = webhook.Granted(rec)
-	return in, emails, phones
+	return in, ids
 }
 
 func joinNames(names []string) string {
@@ -142,7 +184,8 @@ func joinNames(names []string) string {
 	return out
 }
 
-// find returns the tenant's records of kinds matching the identity, newest first.
+// find returns the tenant's records of kinds that belong to the identity (never those that
+// only mention it), newest first.
 func (s *Service) find(ctx context.Context, tenantID string, id Identity, kinds ...tenants.Kind) ([]tenants.Record, error) {
 	recs, err := s.Records.Find(ctx, tenantID, s.hashes(tenantID, id), kinds...)
 	if err != nil {

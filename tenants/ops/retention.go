@@ -78,6 +78,10 @@ func (s *Service) retain(ctx context.Context, p policy) (tenants.Counts, error) 
 	}
 	now := s.Now().UTC()
 	cutoff := iv.Before(now)
+	country, err := s.country(ctx, p.tenantID)
+	if err != nil {
+		return tenants.Counts{}, err
+	}
 	forms := map[string]map[string]bool{}
 	var total tenants.Counts
 	for {
@@ -100,7 +104,7 @@ func (s *Service) retain(ctx context.Context, p policy) (tenants.Counts, error) 
 				if err != nil {
 					return false, err
 				}
-				*rec = anonymise.Strip(*rec, declared, now)
+				*rec = anonymise.StripIn(*rec, declared, country, now)
 				return true, nil
 			},
 			Audit: func(erased []tenants.Record) []tenants.AuditEntry {

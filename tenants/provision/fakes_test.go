@@ -41,6 +41,13 @@ func (s *store) SetSendGridKey(_ context.Context, id, key string) error {
 	return nil
 }
 
+func (s *store) SetDefaultCountry(_ context.Context, id, country string) error {
+	t := s.tenants[id]
+	t.DefaultCountry = country
+	s.tenants[id] = t
+	return nil
+}
+
 func (s *store) SetRetention(_ context.Context, id, retention, from string) error {
 	t := s.tenants[id]
 	t.Retention, t.RetentionFrom = retention, from

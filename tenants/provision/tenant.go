@@ -8,6 +8,7 @@ import (
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/consent"
+	"github.com/consentforms/consentforms/tenants/contact"
 	"github.com/consentforms/consentforms/tenants/unsubscribe"
 )
 
@@ -132,18 +133,45 @@ func (s *Service) ClearSendGridKey(ctx context.Context, a Actor, tenantID string
 	return s.audit(ctx, a, tenantID, tenants.ActionWebhookChanged, "sendgrid key cleared")
 }
 
-// SetTenantRetention sets the tenant's default retention, for its records of no form
-// (retention "" clears it), and returns the tenant as changed.
-func (s *Service) SetTenantRetention(ctx context.Context, a Actor, tenantID, retention, from string) (tenants.Tenant, error) {
+// SetDefaultCountry sets the tenant's default country (ISO 3166 alpha-2, any case; "" clears
+// it), in which the national phone numbers of its section-6 records and of its people's lookups
+// are read, and returns the tenant as changed.
+func (s *Service) SetDefaultCountry(ctx context.Context, a Actor, tenantID, country string) (tenants.Tenant, error) {
 	var c checks
-	retention, from = c.retention(retention, from)
+	country = strings.ToUpper(strings.TrimSpace(country))
+	if country != "" && !contact.ValidCountry(country) {
+		c.add("default_country", CodeInvalid, "Give a two-letter ISO 3166 country code, such as DE, or nothing.")
+	}
+	t, err := s.checkedTenant(ctx, &c, tenantID)
+	if err != nil {
+		return tenants.Tenant{}, err
+	}
+	if err := s.Tenants.SetDefaultCountry(ctx, tenantID, country); err != nil {
+		return tenants.Tenant{}, err
+	}
+	t.DefaultCountry = country
+	return t, s.audit(ctx, a, tenantID, tenants.ActionTenantChanged, "default country", tenantID)
+}
+
+// checkedTenant reads the tenant a setting is for: an unknown one is a violation of c (as
+// "tenant"), and c's violations are the error.
+func (s *Service) checkedTenant(ctx context.Context, c *checks, tenantID string) (tenants.Tenant, error) {
 	t, err := s.Tenants.Get(ctx, tenantID)
 	if errors.Is(err, tenants.ErrNotFound) {
 		c.add("tenant", CodeUnknown, "Choose a tenant.")
 	} else if err != nil {
 		return tenants.Tenant{}, err
 	}
-	if err := c.err(); err != nil {
+	return t, c.err()
+}
+
+// SetTenantRetention sets the tenant's default retention, for its records of no form
+// (retention "" clears it), and returns the tenant as changed.
+func (s *Service) SetTenantRetention(ctx context.Context, a Actor, tenantID, retention, from string) (tenants.Tenant, error) {
+	var c checks
+	retention, from = c.retention(retention, from)
+	t, err := s.checkedTenant(ctx, &c, tenantID)
+	if err != nil {
 		return tenants.Tenant{}, err
 	}
 	if err := s.Tenants.SetRetention(ctx, tenantID, retention, from); err != nil {

@@ -42,16 +42,18 @@ func testTenants(t *testing.T, open Open) {
 	must(t, s.Tenants.SetRateLimit(ctx, "a", 7))
 	must(t, s.Tenants.SetStatus(ctx, "a", tenants.TenantSuspended))
 	must(t, s.Tenants.SetSendGridKey(ctx, "a", "MFkw"))
+	must(t, s.Tenants.SetDefaultCountry(ctx, "a", "DE"))
 	got, err := s.Tenants.Get(ctx, "a")
 	want := tenant("a", 0)
-	want.RateLimit, want.Status, want.SendGridPublicKey = 7, tenants.TenantSuspended, "MFkw"
+	want.RateLimit, want.Status, want.SendGridPublicKey, want.DefaultCountry = 7, tenants.TenantSuspended, "MFkw", "DE"
 	if err != nil || got != want {
 		t.Errorf("Get(a) = %+v, %v; want %+v", got, err, want)
 	}
 	if b, _ := s.Tenants.Get(ctx, "b"); b != tenant("b", 1) {
 		t.Errorf("changing a changed b: %+v", b)
 	}
-	for _, set := range []error{s.Tenants.SetRateLimit(ctx, "c", 1), s.Tenants.SetStatus(ctx, "c", "active"), s.Tenants.SetSendGridKey(ctx, "c", "")} {
+	for _, set := range []error{s.Tenants.SetRateLimit(ctx, "c", 1), s.Tenants.SetStatus(ctx, "c", "active"), s.Tenants.SetSendGridKey(ctx, "c", ""),
+		s.Tenants.SetDefaultCountry(ctx, "c", "DE")} {
 		if !errors.Is(set, tenants.ErrNotFound) {
 			t.Errorf("changing an unknown tenant: %v, want ErrNotFound", set)
 		}

@@ -88,12 +88,14 @@ func testStaffAccounts(t *testing.T, open Open) {
 	}
 }
 
-// testSetMatchKeys: new match keys replace the old ones in the index people are found
-// through; the rest of the record is unchanged; another tenant's record is not reached.
+// testSetMatchKeys: new match keys (and contact phone) replace the old ones in the index people
+// are found through; the rest of the record is unchanged; another tenant's record is not
+// reached; the store remembers the keying version.
 func testSetMatchKeys(t *testing.T, open Open) {
 	s := open(t)
 	ingest(t, s, record("a", tenants.KindFormSubmission, "r1", 0, "old1", "old2"), record("a", tenants.KindCanvassing, "r2", 1, "old1"))
-	must(t, s.MatchKeys.SetMatchKeys(ctx, "a", tenants.KindFormSubmission, "r1", []string{"new1", "old2"}))
+	phone := "+442079460958"
+	must(t, s.MatchKeys.Rekey(ctx, []tenants.Rekeying{{TenantID: "a", Kind: tenants.KindFormSubmission, PublicID: "r1", Phone: &phone, Keys: []string{"new1", "old2"}}}))
 	find := func(key string) []string {
 		recs, err := s.Records.Find(ctx, "a", []string{key})
 		must(t, err)
@@ -105,14 +107,23 @@ func testSetMatchKeys(t *testing.T, open Open) {
 		}
 	}
 	got, err := s.Records.Get(ctx, "a", tenants.KindFormSubmission, "r1")
-	if err != nil || !slices.Equal(got.MatchKeys, []string{"new1", "old2"}) || got.FormID != "petition" {
+	if err != nil || !slices.Equal(got.MatchKeys, []string{"new1", "old2"}) || got.FormID != "petition" ||
+		got.Contact.PhoneNumber == nil || *got.Contact.PhoneNumber != phone {
 		t.Errorf("Get = %+v, %v", got, err)
 	}
-	must(t, s.MatchKeys.SetMatchKeys(ctx, "a", tenants.KindCanvassing, "r2", nil))
+	must(t, s.MatchKeys.Rekey(ctx, []tenants.Rekeying{{TenantID: "a", Kind: tenants.KindCanvassing, PublicID: "r2"}}))
 	if got := find("old1"); len(got) != 0 {
 		t.Errorf("cleared keys still find %v", got)
 	}
-	if err := s.MatchKeys.SetMatchKeys(ctx, "b", tenants.KindFormSubmission, "r1", []string{"x"}); !errors.Is(err, tenants.ErrNotFound) {
+	if err := s.MatchKeys.Rekey(ctx, []tenants.Rekeying{{TenantID: "b", Kind: tenants.KindFormSubmission, PublicID: "r1", Keys: []string{"x"}}}); !errors.Is(err, tenants.ErrNotFound) {
 		t.Errorf("another tenant's record: %v, want ErrNotFound", err)
+	}
+	if v, err := s.MatchKeys.KeyingVersion(ctx); err != nil || v != 0 {
+		t.Errorf("a fresh store's keying version = %d, %v; want 0", v, err)
+	}
+	must(t, s.MatchKeys.SetKeyingVersion(ctx, 2))
+	must(t, s.MatchKeys.SetKeyingVersion(ctx, 3))
+	if v, err := s.MatchKeys.KeyingVersion(ctx); err != nil || v != 3 {
+		t.Errorf("keying version = %d, %v; want 3", v, err)
 	}
 }
