@@ -12,7 +12,7 @@ import (
 
 // countingStaff and countingKeys count their reads: a page of entries reads each once.
 type countingStaff struct {
-	StaffRepo
+	tenants.StaffRepo
 	all   []tenants.Staff
 	reads *int
 }
@@ -34,7 +34,7 @@ func (f countingStaff) ListAll(context.Context) ([]tenants.Staff, error) {
 }
 
 type countingKeys struct {
-	KeyRepo
+	tenants.KeyRepo
 	reads *int
 }
 

@@ -8,12 +8,6 @@ import (
 	"github.com/consentforms/consentforms/web"
 )
 
-// ChainRepo reads the verifications of the audit log's hash chains.
-type ChainRepo interface {
-	LastVerification(ctx context.Context, tenantID string) (tenants.ChainVerification, error)
-	Verifications(ctx context.Context) ([]tenants.ChainVerification, error)
-}
-
 // chainStatus is the last verification of the user's tenant's chain; a platform admin who
 // chose no tenant sees them summed: whole only if every chain was, up to the earliest.
 func (h *handler) chainStatus(ctx context.Context, s *session) (web.ChainStatus, error) {

@@ -1,25 +1,13 @@
 package admin
 
 import (
-	"context"
 	"strings"
-	"time"
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/provision"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
 )
-
-// EndpointRepo manages the outgoing webhook endpoints and reads their delivery logs.
-type EndpointRepo interface {
-	InsertEndpoint(ctx context.Context, e tenants.Endpoint) error
-	Endpoint(ctx context.Context, tenantID, id string) (tenants.Endpoint, error)
-	Endpoints(ctx context.Context, tenantID string) ([]tenants.Endpoint, error)
-	DeleteEndpoint(ctx context.Context, tenantID, id string) error
-	SetFailing(ctx context.Context, tenantID, id string, since *time.Time) error
-	Deliveries(ctx context.Context, tenantID, endpointID string, limit int) ([]tenants.Delivery, error)
-}
 
 // deliveriesShown bounds an endpoint's delivery log page.
 const deliveriesShown = 100

@@ -17,7 +17,7 @@ import (
 )
 
 type fakeStaff struct {
-	StaffRepo
+	tenants.StaffRepo
 	users map[string]tenants.Staff
 }
 
@@ -44,7 +44,7 @@ func (f fakeSessions) Get(_ context.Context, id string) (tenants.Session, error)
 	return tenants.Session{}, tenants.ErrNotFound
 }
 
-type fakeTenants struct{ TenantRepo }
+type fakeTenants struct{ tenants.TenantRepo }
 
 func (fakeTenants) Get(_ context.Context, id string) (tenants.Tenant, error) {
 	if id == "t_1" {

@@ -8,13 +8,6 @@ import (
 	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
-// EndpointRepo stores a tenant's outgoing webhook endpoints.
-type EndpointRepo interface {
-	InsertEndpoint(ctx context.Context, e tenants.Endpoint) error
-	Endpoints(ctx context.Context, tenantID string) ([]tenants.Endpoint, error)
-	DeleteEndpoint(ctx context.Context, tenantID, id string) error
-}
-
 // EndpointInput is an outgoing webhook endpoint to register.
 type EndpointInput struct {
 	TenantID string

@@ -9,7 +9,10 @@ import (
 )
 
 // store is an in-memory store of everything provisioning touches.
+// store is the tenant repository; each repository below wraps it, and embeds the contract's
+// interface for the methods provisioning never calls.
 type store struct {
+	tenants.TenantRepo
 	tenants map[string]tenants.Tenant
 	keys    map[string]tenants.APIKey
 	forms   map[string]tenants.Form
@@ -55,9 +58,18 @@ func (s *store) SetRetention(_ context.Context, id, retention, from string) erro
 	return nil
 }
 
-type keys struct{ *store }
+type keys struct {
+	tenants.KeyRepo
+	*store
+}
 
 func (k keys) Insert(_ context.Context, key tenants.APIKey) error { k.keys[key.ID] = key; return nil }
+func (k keys) Get(_ context.Context, tenantID, id string) (tenants.APIKey, error) {
+	if key, ok := k.keys[id]; ok && key.TenantID == tenantID {
+		return key, nil
+	}
+	return tenants.APIKey{}, tenants.ErrNotFound
+}
 func (k keys) List(_ context.Context, tenantID string) ([]tenants.APIKey, error) {
 	var out []tenants.APIKey
 	for _, key := range k.keys {
@@ -86,7 +98,10 @@ func revoke[T any](m map[string]T, tenantID, id string, fields func(*T) (string,
 	return nil
 }
 
-type forms struct{ *store }
+type forms struct {
+	tenants.FormRepo
+	*store
+}
 
 func (f forms) Insert(_ context.Context, form tenants.Form) error {
 	if _, ok := f.forms[tenants.FormKey(form.TenantID, form.FormID)]; ok {
@@ -107,7 +122,10 @@ func (f forms) Save(_ context.Context, form tenants.Form) error {
 	return nil
 }
 
-type staff struct{ *store }
+type staff struct {
+	tenants.StaffRepo
+	*store
+}
 
 func (s staff) Insert(_ context.Context, st tenants.Staff) error {
 	for _, o := range s.staff {
@@ -139,12 +157,21 @@ func (s staff) List(_ context.Context, tenantID string) ([]tenants.Staff, error)
 	}
 	return out, nil
 }
-func (s staff) DeleteStaff(_ context.Context, id, _ string) error {
-	s.ended = append(s.ended, id)
+
+type sessions struct {
+	tenants.SessionRepo
+	st *store
+}
+
+func (s sessions) DeleteStaff(_ context.Context, id, _ string) error {
+	s.st.ended = append(s.st.ended, id)
 	return nil
 }
 
-type tokens struct{ *store }
+type tokens struct {
+	tenants.TokenRepo
+	*store
+}
 
 func (t tokens) Insert(_ context.Context, tok tenants.WebhookToken) error {
 	t.tokens[tok.ID] = tok
@@ -154,7 +181,10 @@ func (t tokens) Revoke(_ context.Context, tenantID, id string, now time.Time) er
 	return revoke(t.tokens, tenantID, id, func(tok *tenants.WebhookToken) (string, **time.Time) { return tok.TenantID, &tok.RevokedAt }, now)
 }
 
-type endpoints struct{ *store }
+type endpoints struct {
+	tenants.OutboxRepo
+	*store
+}
 
 func (e endpoints) InsertEndpoint(_ context.Context, ep tenants.Endpoint) error {
 	e.hooks = append(e.hooks, ep)
@@ -194,7 +224,7 @@ func newService(t *testing.T) (*Service, *store) {
 	st := &store{tenants: map[string]tenants.Tenant{"t_a": {ID: "t_a", Name: "A", Status: tenants.TenantActive}},
 		keys: map[string]tenants.APIKey{}, forms: map[string]tenants.Form{}, staff: map[string]tenants.Staff{},
 		tokens: map[string]tenants.WebhookToken{}}
-	return &Service{Tenants: st, APIKeys: keys{st}, Forms: forms{st}, Staff: staff{st}, Sessions: staff{st}, Tokens: tokens{st},
-		Endpoints: endpoints{st},
+	return &Service{Tenants: st, APIKeys: keys{store: st}, Forms: forms{store: st}, Staff: staff{store: st}, Sessions: sessions{st: st}, Tokens: tokens{store: st},
+		Endpoints: endpoints{store: st},
 		Audit:     audit{st}, Now: func() time.Time { return now }}, st
 }

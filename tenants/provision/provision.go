@@ -26,61 +26,16 @@ const (
 	CodeNotAllowed = "not_allowed"  // valid, but not for this actor or in this combination
 )
 
-// TenantRepo is what provisioning reads and changes of tenants.
-type TenantRepo interface {
-	Insert(ctx context.Context, t tenants.Tenant) error
-	Get(ctx context.Context, id string) (tenants.Tenant, error)
-	SetStatus(ctx context.Context, tenantID, status string) error
-	SetSendGridKey(ctx context.Context, tenantID, key string) error
-	SetRetention(ctx context.Context, tenantID, retention, from string) error
-	SetDefaultCountry(ctx context.Context, tenantID, country string) error
-}
-
-// KeyRepo stores API keys.
-type KeyRepo interface {
-	Insert(ctx context.Context, k tenants.APIKey) error
-	// List returns the tenant's keys, revoked and expired ones included.
-	List(ctx context.Context, tenantID string) ([]tenants.APIKey, error)
-	Revoke(ctx context.Context, tenantID, id string, now time.Time) error
-}
-
-// FormRepo stores forms; Insert answers tenants.ErrConflict for a form id the tenant has.
-type FormRepo interface {
-	Insert(ctx context.Context, f tenants.Form) error
-	Get(ctx context.Context, tenantID, formID string) (tenants.Form, error)
-	Save(ctx context.Context, f tenants.Form) error
-}
-
-// StaffRepo stores staff users; Insert answers tenants.ErrConflict for an e-mail in use.
-type StaffRepo interface {
-	Insert(ctx context.Context, s tenants.Staff) error
-	SetDisabled(ctx context.Context, id string, disabled bool) error
-	SetPassword(ctx context.Context, id, hash string, mustChange bool) error
-	// List returns the tenant's staff users.
-	List(ctx context.Context, tenantID string) ([]tenants.Staff, error)
-}
-
-// SessionRepo ends a staff user's sessions.
-type SessionRepo interface {
-	DeleteStaff(ctx context.Context, staffID, keep string) error
-}
-
-// TokenRepo stores provider webhook tokens.
-type TokenRepo interface {
-	Insert(ctx context.Context, t tenants.WebhookToken) error
-	Revoke(ctx context.Context, tenantID, id string, now time.Time) error
-}
-
 // Service runs the provisioning operations on a store.
 type Service struct {
-	Tenants  TenantRepo
-	APIKeys  KeyRepo
-	Forms    FormRepo
-	Staff    StaffRepo
-	Sessions SessionRepo
-	Tokens   TokenRepo
+	Tenants  tenants.TenantRepo
+	APIKeys  tenants.KeyRepo
+	Forms    tenants.FormRepo
+	Staff    tenants.StaffRepo
+	Sessions tenants.SessionRepo
+	Tokens   tenants.TokenRepo
 	// Endpoints are the outgoing webhook endpoints; WebhookPolicy says which URLs they may have.
-	Endpoints     EndpointRepo
+	Endpoints     tenants.OutboxRepo
 	WebhookPolicy webhook.Policy
 	Audit         tenants.AuditLog
 	Now           func() time.Time
