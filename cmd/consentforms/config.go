@@ -133,40 +133,47 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(args) == 0 {
 		return serve(ctx, cfg, stdout, stderr)
 	}
-	switch args[0] {
-	case "serve":
-		if done, err := parseFlags("serve", quietFlags("serve"), args[1:], stdout); done {
-			return err
-		}
-		return serve(ctx, cfg, stdout, stderr)
-	case "help", "-h", "-help", "--help":
+	if isHelp(args[0]) {
 		if len(args) == 1 {
 			_, err := io.WriteString(stdout, usage())
 			return err
 		}
 		return run(ctx, append(slices.Clone(args[1:]), "--help"), getenv, stdout, stderr)
-	case "version":
-		return printVersion(args[1:], stdout)
-	case "backup":
-		return backup(ctx, cfg, args[1:], stdout)
-	case "restore":
-		return restore(ctx, cfg, args[1:], stdout)
-	case "export":
-		return export(ctx, cfg, args[1:], stdout, stderr)
-	case "import":
-		return importData(ctx, cfg, args[1:], stdout, stderr)
-	case "rehash":
-		if done, err := parseFlags("rehash", quietFlags("rehash"), args[1:], stdout); done {
-			return err
-		}
-		return rehash(ctx, cfg, stdout)
 	}
-	if len(args) < 2 {
-		return unknownCommand(args)
+	if c, rest, ok := lookup(args); ok {
+		return runCommand(ctx, cfg, c, rest, stdout, stderr)
 	}
-	if isHelp(args[1]) && isGroup(args[0]) {
+	if len(args) > 1 && isHelp(args[1]) && isGroup(args[0]) {
 		_, err := io.WriteString(stdout, usage())
 		return err
 	}
-	return cli(ctx, cfg, args, stdout)
+	return unknownCommand(args)
+}
+
+// serveCommand is `consentforms serve`, which takes no flags.
+func serveCommand(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) error {
+	if done, err := parseFlags("serve", quietFlags("serve"), args, stdout); done {
+		return err
+	}
+	return serve(ctx, cfg, stdout, stderr)
+}
+
+// rehashCommand is `consentforms rehash`, which takes no flags.
+func rehashCommand(ctx context.Context, cfg Config, args []string, stdout, _ io.Writer) error {
+	if done, err := parseFlags("rehash", quietFlags("rehash"), args, stdout); done {
+		return err
+	}
+	return rehash(ctx, cfg, stdout)
+}
+
+// versionCommand is `consentforms version`.
+func versionCommand(_ context.Context, _ Config, args []string, stdout, _ io.Writer) error {
+	return printVersion(args, stdout)
+}
+
+// withoutStderr adapts a command that prints nothing on stderr to the table's run.
+func withoutStderr(f func(context.Context, Config, []string, io.Writer) error) func(context.Context, Config, []string, io.Writer, io.Writer) error {
+	return func(ctx context.Context, cfg Config, args []string, stdout, _ io.Writer) error {
+		return f(ctx, cfg, args, stdout)
+	}
 }

@@ -1,54 +1,61 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/consentforms/consentforms/tenants"
 )
 
-// command is one row of the usage table: the one place a command is described. A command
-// added to the dispatch (run, cli) adds its row here; its flags' help comes from its own
-// flag set.
+// command is one row of the command table: the one place a command is named, described and
+// wired. run dispatches by it and help lists it; a command's flags' help comes from the flag
+// set its flags declares.
 type command struct {
 	name    string // as typed: "tenant create"
 	args    string // the flags in short
 	summary string // what it does and prints
+	// flags declares a store command's flags on fs and returns what it does on the open store.
+	flags func(fs *flag.FlagSet, cfg Config, stdout io.Writer) storeRun
+	// run runs any other command with the arguments after its name.
+	run func(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) error
 }
 
-// commands is the usage table, in the order help lists it.
+// commands is the command table, in the order help lists it. help itself is answered by run.
 func commands() []command {
 	return []command{
-		{"serve", "", "run the server (the default without a command)"},
-		{"tenant create", "--name NAME [--rate-limit N] [--retention 2y [--retention-from created|consents-lapsed]]", `create a tenant; prints {"id","name","rateLimit"} (+ its default retention)`},
-		{"tenant update", "--tenant ID [--retention 2y|\"\" [--retention-from created|consents-lapsed]] [--default-country DE|\"\"]", `set or clear the default retention of records without a form, and the default country national phone numbers are read in; prints {"id",...}`},
-		{"tenant suspend", "--tenant ID", `suspend a tenant (its keys answer 401); prints {"id","status"}`},
-		{"tenant activate", "--tenant ID", `activate a suspended tenant; prints {"id","status"}`},
-		{"tenant set-sendgrid-key", "--tenant ID --public-key KEY", "store SendGrid's webhook verification key"},
-		{"key create", "--tenant ID --scopes s1,s2|all [--name N] [--expires RFC3339]", `issue an API key, shown once; prints {"id","key","scopes"}`},
-		{"key revoke", "--tenant ID --id KEYID", `revoke an API key; prints {"id","revoked":true}`},
-		{"form create", "--tenant ID --form-id FID [--name N] [--closed] [--retention 2y [--retention-from created|consents-lapsed]]", `create a form; prints {"formId"} (+ its retention)`},
-		{"retention run", "", `anonymise the records whose retention has run out, now; prints {"anonymised":{per kind}}`},
-		{"audit verify", "[--tenant ID]", `walk the audit log's hash chains; prints {"tenants","entries","ok"}, or the first broken entry and exits 1`},
-		{"staff create", "--email E --password P --role ROLE [--tenant ID]", `create an admin UI user; prints {"id"}`},
-		{"staff disable", "--email E", `disable an admin UI user and end their sessions; prints {"id","disabled":true}`},
-		{"staff enable", "--email E", `re-enable a disabled admin UI user; prints {"id","disabled":false}`},
-		{"staff set-password", "--email E --password P", `set a password to be changed at the next sign-in, ending the user's sessions; prints {"id","mustChangePassword":true}`},
-		{"token create", "--tenant ID --provider mailchimp [--name N]", `issue a webhook URL token, shown once; prints {"id","token","name"}`},
-		{"token list", "--tenant ID", `list the tenant's webhook tokens with their names and last use; prints {"tokens":[…]}`},
-		{"token revoke", "--tenant ID --id TOKENID", `revoke a webhook token; prints {"id","revoked":true}`},
-		{"webhook create", "--tenant ID --url https://… --events t1,t2|all", `register an outgoing webhook endpoint; prints {"id","url","events","secret"}, the secret shown once`},
-		{"webhook list", "--tenant ID", `list the tenant's outgoing webhook endpoints; prints {"endpoints":[…]}`},
-		{"webhook delete", "--tenant ID --id ENDPOINTID", `delete an outgoing webhook endpoint and its delivery log; prints {"id","deleted":true}`},
-		{"secrets rotate-session-key", "", `new session-signing key, old one accepted one session lifetime; prints {"sessionKeyId","retired","acceptedUntil"}`},
-		{"rehash", "", `new keys and every record's match keys re-derived after a lost secrets file (servers stopped); prints {"records","rehashed"}`},
-		{"export", "[--out FILE]", "write every document as NDJSON (stdout by default)"},
-		{"import", "[--in FILE] [--merge]", `load an export into the configured store; prints {"read","added"}`},
-		{"backup", "--out FILE", `copy the embedded store while the server runs; prints {"out","bytes"}`},
-		{"restore", "--in FILE", `put a backup into an empty data dir; prints {"restored","dataDir"}`},
-		{"version", "", `prints {"version","commit","go"}`},
-		{"help", "[COMMAND]", "this help, or a command's"},
+		{"serve", "", "run the server (the default without a command)", nil, serveCommand},
+		{"tenant create", "--name NAME [--rate-limit N] [--retention 2y [--retention-from created|consents-lapsed]]", `create a tenant; prints {"id","name","rateLimit"} (+ its default retention)`, tenantCreate, nil},
+		{"tenant update", "--tenant ID [--retention 2y|\"\" [--retention-from created|consents-lapsed]] [--default-country DE|\"\"]", `set or clear the default retention of records without a form, and the default country national phone numbers are read in; prints {"id",...}`, tenantUpdate, nil},
+		{"tenant suspend", "--tenant ID", `suspend a tenant (its keys answer 401); prints {"id","status"}`, tenantStatus(tenants.TenantSuspended), nil},
+		{"tenant activate", "--tenant ID", `activate a suspended tenant; prints {"id","status"}`, tenantStatus(tenants.TenantActive), nil},
+		{"tenant set-sendgrid-key", "--tenant ID --public-key KEY", "store SendGrid's webhook verification key", tenantSendGridKey, nil},
+		{"key create", "--tenant ID --scopes s1,s2|all [--name N] [--expires RFC3339]", `issue an API key, shown once; prints {"id","key","scopes"}`, keyCreate, nil},
+		{"key revoke", "--tenant ID --id KEYID", `revoke an API key; prints {"id","revoked":true}`, keyRevoke, nil},
+		{"form create", "--tenant ID --form-id FID [--name N] [--closed] [--retention 2y [--retention-from created|consents-lapsed]]", `create a form; prints {"formId"} (+ its retention)`, formCreate, nil},
+		{"retention run", "", `anonymise the records whose retention has run out, now; prints {"anonymised":{per kind}}`, retentionRun, nil},
+		{"audit verify", "[--tenant ID]", `walk the audit log's hash chains; prints {"tenants","entries","ok"}, or the first broken entry and exits 1`, auditVerifyCommand, nil},
+		{"staff create", "--email E --password P --role ROLE [--tenant ID]", `create an admin UI user; prints {"id"}`, staffCreate, nil},
+		{"staff disable", "--email E", `disable an admin UI user and end their sessions; prints {"id","disabled":true}`, staffDisabled(true), nil},
+		{"staff enable", "--email E", `re-enable a disabled admin UI user; prints {"id","disabled":false}`, staffDisabled(false), nil},
+		{"staff set-password", "--email E --password P", `set a password to be changed at the next sign-in, ending the user's sessions; prints {"id","mustChangePassword":true}`, staffPassword, nil},
+		{"token create", "--tenant ID --provider mailchimp [--name N]", `issue a webhook URL token, shown once; prints {"id","token","name"}`, tokenCreate, nil},
+		{"token list", "--tenant ID", `list the tenant's webhook tokens with their names and last use; prints {"tokens":[…]}`, tokenList, nil},
+		{"token revoke", "--tenant ID --id TOKENID", `revoke a webhook token; prints {"id","revoked":true}`, tokenRevoke, nil},
+		{"webhook create", "--tenant ID --url https://… --events t1,t2|all", `register an outgoing webhook endpoint; prints {"id","url","events","secret"}, the secret shown once`, webhookCreate, nil},
+		{"webhook list", "--tenant ID", `list the tenant's outgoing webhook endpoints; prints {"endpoints":[…]}`, webhookList, nil},
+		{"webhook delete", "--tenant ID --id ENDPOINTID", `delete an outgoing webhook endpoint and its delivery log; prints {"id","deleted":true}`, webhookDelete, nil},
+		{"secrets rotate-session-key", "", `new session-signing key, old one accepted one session lifetime; prints {"sessionKeyId","retired","acceptedUntil"}`, nil, rotateSessionKeyCommand},
+		{"rehash", "", `new keys and every record's match keys re-derived after a lost secrets file (servers stopped); prints {"records","rehashed"}`, nil, rehashCommand},
+		{"export", "[--out FILE]", "write every document as NDJSON (stdout by default)", nil, export},
+		{"import", "[--in FILE] [--merge]", `load an export into the configured store; prints {"read","added"}`, nil, importData},
+		{"backup", "--out FILE", `copy the embedded store while the server runs; prints {"out","bytes"}`, nil, withoutStderr(backup)},
+		{"restore", "--in FILE", `put a backup into an empty data dir; prints {"restored","dataDir"}`, nil, withoutStderr(restore)},
+		{"version", "", `prints {"version","commit","go"}`, nil, versionCommand},
+		{"help", "[COMMAND]", "this help, or a command's", nil, nil},
 	}
 }
 

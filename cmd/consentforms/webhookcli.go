@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -44,38 +45,36 @@ func webhookConfig(getenv func(string) string) (webhook.Config, error) {
 	return c, nil
 }
 
-// webhookCommand returns the run function of a "webhook …" command, or nil for another
-// command.
-func webhookCommand(cmd string, fs *flag.FlagSet, cfg Config) func(context.Context, tenants.Stores) (any, error) {
-	switch cmd {
-	case "webhook create":
-		tenant := fs.String("tenant", "", "tenant id")
-		url := fs.String("url", "", "the endpoint's https:// URL")
-		events := fs.String("events", "", "comma-separated: "+strings.Join(tenants.EventTypes, ",")+", or all")
-		return func(ctx context.Context, s tenants.Stores) (any, error) {
-			return createEndpoint(ctx, s, cfg.Webhooks.Policy, *tenant, *url, *events)
-		}
-	case "webhook list":
-		tenant := fs.String("tenant", "", "tenant id")
-		return func(ctx context.Context, s tenants.Stores) (any, error) {
-			if err := requireTenant(ctx, s, *tenant); err != nil {
-				return nil, err
-			}
-			list, err := s.Outbox.Endpoints(ctx, *tenant)
-			out := make([]map[string]any, len(list))
-			for i, e := range list {
-				out[i] = map[string]any{"id": e.ID, "url": e.URL, "events": e.Events, "createdAt": e.CreatedAt, "failingSince": e.FailingSince}
-			}
-			return map[string]any{"endpoints": out}, err
-		}
-	case "webhook delete":
-		tenant := fs.String("tenant", "", "tenant id")
-		id := fs.String("id", "", "endpoint id")
-		return func(ctx context.Context, s tenants.Stores) (any, error) {
-			return map[string]any{"id": *id, "deleted": true}, provisioner(s).DeleteEndpoint(ctx, cliActor, *tenant, *id)
-		}
+func webhookCreate(fs *flag.FlagSet, cfg Config, _ io.Writer) storeRun {
+	tenant := fs.String("tenant", "", "tenant id")
+	url := fs.String("url", "", "the endpoint's https:// URL")
+	events := fs.String("events", "", "comma-separated: "+strings.Join(tenants.EventTypes, ",")+", or all")
+	return func(ctx context.Context, s tenants.Stores) (any, error) {
+		return createEndpoint(ctx, s, cfg.Webhooks.Policy, *tenant, *url, *events)
 	}
-	return nil
+}
+
+func webhookList(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
+	tenant := fs.String("tenant", "", "tenant id")
+	return func(ctx context.Context, s tenants.Stores) (any, error) {
+		if err := requireTenant(ctx, s, *tenant); err != nil {
+			return nil, err
+		}
+		list, err := s.Outbox.Endpoints(ctx, *tenant)
+		out := make([]map[string]any, len(list))
+		for i, e := range list {
+			out[i] = map[string]any{"id": e.ID, "url": e.URL, "events": e.Events, "createdAt": e.CreatedAt, "failingSince": e.FailingSince}
+		}
+		return map[string]any{"endpoints": out}, err
+	}
+}
+
+func webhookDelete(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
+	tenant := fs.String("tenant", "", "tenant id")
+	id := fs.String("id", "", "endpoint id")
+	return func(ctx context.Context, s tenants.Stores) (any, error) {
+		return map[string]any{"id": *id, "deleted": true}, provisioner(s).DeleteEndpoint(ctx, cliActor, *tenant, *id)
+	}
 }
 
 func createEndpoint(ctx context.Context, s tenants.Stores, p webhook.Policy, tenantID, url, events string) (any, error) {
