@@ -11,6 +11,7 @@ import (
 
 	"github.com/consentforms/consentforms/policies"
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/consentforms/consentforms/tenants/webhook"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
@@ -43,6 +44,9 @@ type Deps struct {
 	PasswordChecks int
 	// WebhookPolicy decides which outgoing webhook URLs may be registered.
 	WebhookPolicy webhook.Policy
+	// ExportJSON is the JSON shape of a person's access export, the API's own (api.ExportView):
+	// the download is the answer of POST /api/v1/gdpr/export.
+	ExportJSON func(ops.PersonExport) any
 }
 
 // SessionKey is one key that signs session tokens, named by its id (the tokens' kid).

@@ -31,7 +31,7 @@ func (h *handler) exportPerson(c *fiber.Ctx, s *session) error {
 		return err
 	}
 	c.Set(fiber.HeaderContentDisposition, `attachment; filename="person-export-`+h.now().Format("20060102-150405")+`.json"`)
-	return c.JSON(out)
+	return c.JSON(h.ExportJSON(out))
 }
 
 // expiringPerPage is the page size of the re-permission list in the staff UI.

@@ -14,5 +14,5 @@ func (s *server) searchConsents(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(out)
+	return c.JSON(viewPersonConsents(out))
 }

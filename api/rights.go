@@ -21,7 +21,7 @@ func (s *server) exportPerson(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(out)
+	return c.JSON(ExportView(out))
 }
 
 // The page sizes of the re-permission list.
@@ -63,5 +63,5 @@ func (s *server) expiring(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(page)
+	return c.JSON(viewExpiring(page))
 }

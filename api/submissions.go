@@ -25,14 +25,14 @@ func (s *server) acceptSubmission(c *fiber.Ctx) error {
 
 // submissionView is the submission shape of docs/API.md §7.1.
 type submissionView struct {
-	SubmissionID string           `json:"submissionId"`
-	FormID       string           `json:"formId"`
-	CreatedAt    time.Time        `json:"createdAt"`
-	Contact      tenants.Contact  `json:"contact"`
-	Address      tenants.Address  `json:"address"`
-	Consents     ops.ConsentsView `json:"consents"`
-	Payload      map[string]any   `json:"payload"`
-	AnonymisedAt *time.Time       `json:"anonymisedAt"`
+	SubmissionID string          `json:"submissionId"`
+	FormID       string          `json:"formId"`
+	CreatedAt    time.Time       `json:"createdAt"`
+	Contact      tenants.Contact `json:"contact"`
+	Address      tenants.Address `json:"address"`
+	Consents     consentsView    `json:"consents"`
+	Payload      map[string]any  `json:"payload"`
+	AnonymisedAt *time.Time      `json:"anonymisedAt"`
 }
 
 // getSubmission is GET /api/v1/forms/submissions/{submission_id}.
@@ -46,7 +46,7 @@ func (s *server) getSubmission(c *fiber.Ctx) error {
 		return err
 	}
 	v := submissionView{SubmissionID: rec.PublicID, FormID: rec.FormID, CreatedAt: rec.CreatedAt.UTC().Truncate(time.Second),
-		Contact: rec.Contact, Address: rec.Address, Consents: ops.ViewConsents(rec.Consents, s.Now()), Payload: rec.Payload}
+		Contact: rec.Contact, Address: rec.Address, Consents: viewConsents(ops.ViewConsents(rec.Consents, s.Now())), Payload: rec.Payload}
 	if v.Payload == nil {
 		v.Payload = map[string]any{}
 	}
@@ -72,7 +72,7 @@ func (s *server) getConsents(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(out)
+	return c.JSON(viewPersonConsents(out))
 }
 
 // identity validates an e-mail and/or phone given by a client; the field names are the

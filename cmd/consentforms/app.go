@@ -35,7 +35,7 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions,
 		Chains: store.AuditChains, Outbox: store.Outbox, Bulk: store.Bulk}, Ops: svc, Diagnostics: svc.WebhookDiag, WebhookPolicy: hooks,
 		Enforcer: enf, Logger: log, SessionKeys: ring.SessionKeys, TrustedProxies: proxies, PurgeKey: apiKeys.Purge, PurgeForm: forms.Purge, PurgeTenant: tens.Purge, Now: time.Now,
-		PasswordChecks: lim.PasswordChecks})
+		PasswordChecks: lim.PasswordChecks, ExportJSON: api.ExportView})
 	return app, svc, nil
 }
 

@@ -9,17 +9,17 @@ import (
 
 // ConsentView is one consent as the API shows it: status at now and its times.
 type ConsentView struct {
-	Status    tenants.ConsentStatus `json:"status"`
-	Deadline  *time.Time            `json:"deadline"`
-	GrantedAt *time.Time            `json:"grantedAt"`
-	RevokedAt *time.Time            `json:"revokedAt"`
+	Status    tenants.ConsentStatus
+	Deadline  *time.Time
+	GrantedAt *time.Time
+	RevokedAt *time.Time
 }
 
 // ConsentsView is a record's three consents.
 type ConsentsView struct {
-	PrimaryPurpose      ConsentView `json:"primaryPurpose"`
-	GeneralContactEmail ConsentView `json:"generalContactEmail"`
-	GeneralContactPhone ConsentView `json:"generalContactPhone"`
+	PrimaryPurpose      ConsentView
+	GeneralContactEmail ConsentView
+	GeneralContactPhone ConsentView
 }
 
 // ViewConsents renders a record's consents at now: a passed deadline reads expired at once.
@@ -40,19 +40,19 @@ func utc(t *time.Time) *time.Time {
 
 // SubmissionConsents is one submission in a consent lookup.
 type SubmissionConsents struct {
-	SubmissionID string       `json:"submissionId"`
-	FormID       string       `json:"formId"`
-	CreatedAt    time.Time    `json:"createdAt"`
-	Consents     ConsentsView `json:"consents"`
+	SubmissionID string
+	FormID       string
+	CreatedAt    time.Time
+	Consents     ConsentsView
 }
 
 // PersonConsents answers GET /api/v1/consents (docs/API.md §7.2).
 type PersonConsents struct {
 	GeneralContact struct {
-		Email tenants.ConsentStatus `json:"email"`
-		Phone tenants.ConsentStatus `json:"phone"`
-	} `json:"generalContact"`
-	Submissions []SubmissionConsents `json:"submissions"`
+		Email tenants.ConsentStatus
+		Phone tenants.ConsentStatus
+	}
+	Submissions []SubmissionConsents
 }
 
 // Consents returns the consent state of the tenant's form submissions matching the identity.

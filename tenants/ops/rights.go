@@ -15,34 +15,34 @@ import (
 // RecordView is one record in an access export: the read shape of a form submission
 // (docs/API.md §7.1) plus the kind's own fields.
 type RecordView struct {
-	SubmissionID string          `json:"submissionId"`
-	FormID       string          `json:"formId"`
-	CreatedAt    time.Time       `json:"createdAt"`
-	Contact      tenants.Contact `json:"contact"`
-	Address      tenants.Address `json:"address"`
-	Consents     ConsentsView    `json:"consents"`
-	Payload      map[string]any  `json:"payload"`
-	Fields       map[string]any  `json:"fields"`
-	AnonymisedAt *time.Time      `json:"anonymisedAt"`
+	SubmissionID string
+	FormID       string
+	CreatedAt    time.Time
+	Contact      tenants.Contact
+	Address      tenants.Address
+	Consents     ConsentsView
+	Payload      map[string]any
+	Fields       map[string]any
+	AnonymisedAt *time.Time
 }
 
 // PersonExport is a person's data in one tenant (docs/API.md §5.5).
 type PersonExport struct {
-	GeneratedAt time.Time `json:"generatedAt"`
+	GeneratedAt time.Time
 	Subject     struct {
-		Email       *string `json:"email"`
-		PhoneNumber *string `json:"phoneNumber"`
-	} `json:"subject"`
+		Email       *string
+		PhoneNumber *string
+	}
 	GeneralContact struct {
-		Email tenants.ConsentStatus `json:"email"`
-		Phone tenants.ConsentStatus `json:"phone"`
-	} `json:"generalContact"`
+		Email tenants.ConsentStatus
+		Phone tenants.ConsentStatus
+	}
 	Records struct {
-		FormSubmissions         []RecordView `json:"formSubmissions"`
-		DigitisationSubmissions []RecordView `json:"digitisationSubmissions"`
-		CanvassingSubmissions   []RecordView `json:"canvassingSubmissions"`
-		PhoneCallTasks          []RecordView `json:"phoneCallTasks"`
-	} `json:"records"`
+		FormSubmissions         []RecordView
+		DigitisationSubmissions []RecordView
+		CanvassingSubmissions   []RecordView
+		PhoneCallTasks          []RecordView
+	}
 }
 
 // Export returns every record of the tenant matching the identity, newest first per kind,
@@ -115,19 +115,19 @@ type ExpiringRequest struct {
 
 // ExpiringItem is one entry of the re-permission list (docs/API.md §7.3).
 type ExpiringItem struct {
-	SubmissionID string       `json:"submissionId"`
-	Kind         tenants.Kind `json:"kind"`
-	FormID       string       `json:"formId"`
-	Email        *string      `json:"email,omitempty"`
-	PhoneNumber  *string      `json:"phoneNumber,omitempty"`
-	FirstName    *string      `json:"firstName"`
-	Deadline     time.Time    `json:"deadline"`
+	SubmissionID string
+	Kind         tenants.Kind
+	FormID       string
+	Email        *string
+	PhoneNumber  *string
+	FirstName    *string
+	Deadline     time.Time
 }
 
 // ExpiringPage is a page of the re-permission list; NextCursor is nil on the last page.
 type ExpiringPage struct {
-	Items      []ExpiringItem `json:"items"`
-	NextCursor *string        `json:"nextCursor"`
+	Items      []ExpiringItem
+	NextCursor *string
 }
 
 // BadCursor refuses a cursor this service did not hand to this tenant.

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The layout rules of README.md (Architecture) that go list cannot see: they read the source.
+
+// sourceFile is one parsed hand-written, non-test Go file of the module.
+type sourceFile struct {
+	path string // relative to the module root, with slashes
+	pkg  string // its directory
+	file *ast.File
+}
+
+// moduleSources parses every hand-written, non-test Go file of the module.
+func moduleSources(t *testing.T) []sourceFile {
+	t.Helper()
+	root := filepath.Join("..", "..")
+	fset := token.NewFileSet()
+	var out []sourceFile
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		name := d.Name()
+		if d.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || strings.HasSuffix(name, "_templ.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		out = append(out, sourceFile{path: rel, pkg: filepath.ToSlash(filepath.Dir(rel)), file: f})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// structTags calls fn with every struct field tag of f.
+func structTags(f *ast.File, fn func(tag reflect.StructTag)) {
+	ast.Inspect(f, func(n ast.Node) bool {
+		if field, ok := n.(*ast.Field); ok && field.Tag != nil {
+			if tag, err := strconv.Unquote(field.Tag.Value); err == nil {
+				fn(reflect.StructTag(tag))
+			}
+		}
+		return true
+	})
+}
+
+// TestInterfacesDeclaredOnce: the store contract is declared once (package tenants); a
+// consumer declares a small interface of its own only where its tests hand it a fake. So
+// at most two interface names are declared in more than one package (today one: the
+// Operations that api and admin each declare for their fakes).
+func TestInterfacesDeclaredOnce(t *testing.T) {
+	where := map[string][]string{}
+	for _, sf := range moduleSources(t) {
+		for _, decl := range sf.file.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				ts := spec.(*ast.TypeSpec)
+				if _, ok := ts.Type.(*ast.InterfaceType); ok && !slices.Contains(where[ts.Name.Name], sf.pkg) {
+					where[ts.Name.Name] = append(where[ts.Name.Name], sf.pkg)
+				}
+			}
+		}
+	}
+	var echoed []string
+	for name, pkgs := range where {
+		if len(pkgs) > 1 {
+			echoed = append(echoed, name+" ("+strings.Join(pkgs, ", ")+")")
+		}
+	}
+	sort.Strings(echoed)
+	if len(echoed) > 2 {
+		t.Errorf("%d interface names are declared in more than one package, at most 2 may be:\n%s", len(echoed), strings.Join(echoed, "\n"))
+	}
+}
+
+// infrastructure are the imports the domain does without: the outgoing HTTP client and the
+// database drivers belong to the adapters around it.
+var infrastructure = []string{"net/http", "database/sql", "go.mongodb.org/", "modernc.org/sqlite"}
+
+// domainInfrastructurePending lists the files of tenants/ that still hold infrastructure,
+// each to move out (the outgoing dispatcher to its own adapter package, the MongoDB
+// documents to package mongo). The list only shrinks: a file that no longer needs its entry
+// fails the test until the entry goes.
+var domainInfrastructurePending = map[string]string{
+	"tenants/webhook/dispatch.go": "net/http",
+	"tenants/apikey.go":           "bson",
+	"tenants/audit.go":            "bson",
+	"tenants/bulk.go":             "bson",
+	"tenants/form.go":             "bson",
+	"tenants/outbox.go":           "bson",
+	"tenants/record.go":           "bson",
+	"tenants/sessions.go":         "bson",
+	"tenants/staff.go":            "bson",
+	"tenants/tenant.go":           "bson",
+	"tenants/webhooktoken.go":     "bson",
+}
+
+// TestDomainHoldsNoInfrastructure: nothing under tenants/ imports net/http or a database
+// driver, and no domain type carries a MongoDB bson tag (package mongo declares its
+// documents).
+func TestDomainHoldsNoInfrastructure(t *testing.T) {
+	found := map[string]string{}
+	for _, sf := range moduleSources(t) {
+		if !strings.HasPrefix(sf.path, "tenants/") {
+			continue
+		}
+		for _, imp := range sf.file.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			for _, bad := range infrastructure {
+				if p == bad || strings.HasPrefix(p, bad+"/") || strings.HasSuffix(bad, "/") && strings.HasPrefix(p, bad) {
+					found[sf.path] = p
+				}
+			}
+		}
+		structTags(sf.file, func(tag reflect.StructTag) {
+			if _, ok := tag.Lookup("bson"); ok {
+				found[sf.path] = "bson"
+			}
+		})
+	}
+	for path, what := range found {
+		if domainInfrastructurePending[path] != what {
+			t.Errorf("%s holds %s: the domain holds types, rules and cases; adapters live outside tenants/", path, what)
+		}
+	}
+	for path, what := range domainInfrastructurePending {
+		if found[path] != what {
+			t.Errorf("%s no longer holds %s: remove it from domainInfrastructurePending", path, what)
+		}
+	}
+}
+
+// TestCasesHoldNoWireShapes: tenants/ops returns plain structs; the API's JSON shapes are
+// declared in package api, so no field in tenants/ops carries a json tag.
+func TestCasesHoldNoWireShapes(t *testing.T) {
+	for _, sf := range moduleSources(t) {
+		if sf.pkg != "tenants/ops" {
+			continue
+		}
+		n := 0
+		structTags(sf.file, func(tag reflect.StructTag) {
+			if _, ok := tag.Lookup("json"); ok {
+				n++
+			}
+		})
+		if n > 0 {
+			t.Errorf("%s: %d json-tagged fields; wire shapes belong to package api (api/views.go)", sf.path, n)
+		}
+	}
+}
