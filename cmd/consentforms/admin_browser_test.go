@@ -54,9 +54,18 @@ func newAdminUI(t *testing.T, s *testServer) *adminUI {
 	if err := chromedp.Do(bctx); err != nil { // starts the browser, with no timeout
 		t.Fatalf("start chromium: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(bctx, 60*time.Second)
+	// A bound on a hung browser, not on the journey: the browser tests run in parallel with
+	// the rest of the package, which on 2 cores can take a long journey past a minute.
+	ctx, cancel := context.WithTimeout(bctx, 3*time.Minute)
 	t.Cleanup(cancel)
-	return &adminUI{t: t, s: s, ctx: ctx}
+	u := &adminUI{t: t, s: s, ctx: ctx}
+	// The page a failed test ended on is saved even when screenshots were not asked for.
+	t.Cleanup(func() {
+		if t.Failed() {
+			u.save(screenshotDir(), "failed-"+strings.ReplaceAll(t.Name(), "/", "-"))
+		}
+	})
+	return u
 }
 
 // requireChromium skips a browser test where Chromium is missing, but not in CI.
@@ -196,16 +205,30 @@ func (u *adminUI) fetch(method, path string, form map[string]string) (int, strin
 // shot saves a full-page screenshot under CONSENTFORMS_SCREENSHOTS (or the temp dir).
 func (u *adminUI) shot(name string) {
 	u.t.Helper()
-	dir := os.Getenv("CONSENTFORMS_SCREENSHOTS")
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "consentforms-screenshots")
+	// A full-page PNG per page costs the suite seconds: taken only when asked for.
+	if dir := os.Getenv("CONSENTFORMS_SCREENSHOTS"); dir != "" {
+		u.save(dir, name)
 	}
+}
+
+// screenshotDir is where screenshots go: $CONSENTFORMS_SCREENSHOTS, else the temp dir.
+func screenshotDir() string {
+	if dir := os.Getenv("CONSENTFORMS_SCREENSHOTS"); dir != "" {
+		return dir
+	}
+	return filepath.Join(os.TempDir(), "consentforms-screenshots")
+}
+
+// save writes a screenshot of the whole page to dir/name.png.
+func (u *adminUI) save(dir, name string) {
+	u.t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		u.t.Fatal(err)
 	}
 	png, err := chromedp.Run(u.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
-		u.t.Fatalf("screenshot %s: %v", name, err)
+		u.t.Errorf("screenshot %s: %v", name, err)
+		return
 	}
 	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
 		u.t.Fatal(err)
@@ -232,6 +255,7 @@ func wantStatus(t *testing.T, what string, got, want int64) {
 // issues a key that the API accepts, finds the submission, erases the person and sees the
 // erasure in the audit log.
 func TestAdminBrowserJourney(t *testing.T) {
+	t.Parallel()
 	requireChromium(t)
 	s := startServer(t)
 	u := newAdminUI(t, s)
@@ -429,6 +453,7 @@ func TestAdminBrowserJourney(t *testing.T) {
 // TestAdminBrowserViewer: a viewer reads but is refused keys and erasure, and sees no
 // navigation to them.
 func TestAdminBrowserViewer(t *testing.T) {
+	t.Parallel()
 	requireChromium(t)
 	s := startServer(t)
 	tenant := s.tenant()
@@ -469,6 +494,7 @@ func TestAdminBrowserViewer(t *testing.T) {
 // TestAdminBrowserSecurity: a wrong password, CSRF-less posts, the 404 page and the cookie
 // and header protections.
 func TestAdminBrowserSecurity(t *testing.T) {
+	t.Parallel()
 	requireChromium(t)
 	s := startServer(t)
 	u := newAdminUI(t, s)

@@ -122,6 +122,7 @@ func seedLayoutData(t *testing.T, s *testServer) (tenant string) {
 // TestAdminBrowserLayout: a platform admin's journey over realistic data at 1280×800 and
 // 1024×768, then the same tenant through a viewer's eyes.
 func TestAdminBrowserLayout(t *testing.T) {
+	t.Parallel()
 	requireChromium(t)
 	s := startServer(t)
 	tenant := seedLayoutData(t, s)

@@ -9,6 +9,7 @@ import (
 // the password form, which changes it; a wrong current password is explained; then the
 // dashboard opens, and a staff member is disabled from the staff page.
 func TestAdminBrowserPassword(t *testing.T) {
+	t.Parallel()
 	requireChromium(t)
 	s := startServer(t, "CONSENTFORMS_ADMIN_PASSWORD=")
 	m := regexp.MustCompile(`password:\s+(\S+)`).FindStringSubmatch(s.stdout.String())

@@ -14,6 +14,7 @@ import (
 // general-contact consents about to lapse and downloads them as formula-escaped CSV; a
 // platform admin sets a tenant's default retention.
 func TestAdminBrowserRights(t *testing.T) {
+	t.Parallel()
 	requireChromium(t)
 	s := startServer(t, "CONSENTFORMS_RETENTION_EVERY=0")
 	tn := openTenant(s)

@@ -13,6 +13,7 @@ import (
 // identifiers that match nothing, and submits it; they cannot approve it; a tenant admin
 // approves it and watches it run to the end on the page.
 func TestAdminBrowserBulkErasure(t *testing.T) {
+	t.Parallel()
 	requireChromium(t)
 	s := startServer(t)
 	tn := openTenant(s)

@@ -30,6 +30,7 @@ func cspRecorder() chromedp.Action[chromedp.Void] {
 // rule of its Content-Security-Policy but the one refusing Redoc's CDN logo, and its script
 // comes from a content-hashed URL cached for a year.
 func TestAPIReference(t *testing.T) {
+	t.Parallel()
 	requireChromium(t)
 	s := startServer(t)
 
@@ -107,10 +108,7 @@ func TestAPIReference(t *testing.T) {
 // admin UI's browser tests do.
 func saveShot(t *testing.T, name string, png []byte) {
 	t.Helper()
-	dir := os.Getenv("CONSENTFORMS_SCREENSHOTS")
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "consentforms-screenshots")
-	}
+	dir := screenshotDir()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -115,6 +115,7 @@ func providerSection(t *testing.T, page, provider string) string {
 // TestWebhookDiagnosticsBrowser: the diagnostics page in a browser shows a refused SendGrid
 // delivery with its reason and without its body, and "Send test" reports its result.
 func TestWebhookDiagnosticsBrowser(t *testing.T) {
+	t.Parallel()
 	requireChromium(t)
 	s := startServer(t)
 	tn, sign := sendGridSetup(t, s)

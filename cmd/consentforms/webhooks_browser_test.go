@@ -12,6 +12,7 @@ import (
 // secret from the one page that shows it, and reads the delivery log after an unsubscribe; a
 // viewer sees no such page.
 func TestAdminBrowserEndpoints(t *testing.T) {
+	t.Parallel()
 	requireChromium(t)
 	rcv := newReceiver(t, false)
 	s := startServer(t, webhookEnv...)
