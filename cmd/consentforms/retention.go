@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"log/slog"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -36,30 +35,6 @@ func parseRetentionEvery(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("CONSENTFORMS_RETENTION_EVERY must be a duration such as 10m or 1h, or 0 to turn the retention job off")
 	}
 	return d, nil
-}
-
-// retentionLoop runs the retention job every `every` until ctx ends; 0 turns it off.
-func retentionLoop(ctx context.Context, svc *ops.Service, every time.Duration, log *slog.Logger) {
-	if every <= 0 {
-		return
-	}
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		n, err := svc.RunRetention(ctx)
-		switch {
-		case err != nil && ctx.Err() == nil:
-			log.Warn("retention job", "err", err)
-		case n.Total() > 0:
-			log.Info("retention anonymised records", "formSubmissions", n.FormSubmissions, "digitisationSubmissions", n.DigitisationSubmissions,
-				"canvassingSubmissions", n.CanvassingSubmissions, "phoneCallTasks", n.PhoneCallTasks)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
 }
 
 // runRetention is `consentforms retention run`: the job once, now.

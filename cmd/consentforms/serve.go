@@ -7,20 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/ops"
-	"github.com/consentforms/consentforms/tenants/webhook"
+	"github.com/consentforms/consentforms/tenants/jobs"
 )
 
 // shutdownGrace bounds how long in-flight requests may finish after SIGTERM.
 const shutdownGrace = 10 * time.Second
-
-// expiryEvery is how often the expiry job records passed deadlines.
-const expiryEvery = 30 * time.Second
 
 // serve runs the HTTP server until ctx ends, then stops accepting, finishes in-flight
 // requests, flushes the writer and closes the store.
@@ -95,43 +90,18 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	log.Info("listening", "addr", ln.Addr().String(), "store", storeName(cfg), "maxConns", lim.MaxConns, "maxConnsPerIP", lim.MaxConnsPerIP)
 	served := make(chan error, 1)
 	go func() { served <- app.Listener(newLimitListener(ln, lim, cfg.TrustedProxies, log)) }()
-	jobDone := make(chan struct{})
-	jobCtx, stopJob := context.WithCancel(ctx)
-	go func() { defer close(jobDone); expiryLoop(jobCtx, svc, log) }()
-	retentionDone := make(chan struct{})
-	go func() { defer close(retentionDone); retentionLoop(jobCtx, svc, retentionEvery, log) }()
-	defer func() { stopJob(); <-retentionDone }()
-	diagDone := make(chan struct{})
-	go func() {
-		defer close(diagDone)
-		svc.WebhookDiag.Run(jobCtx, ops.WebhookDiagFlushEvery, func(err error) { log.Warn("webhook diagnostics", "err", err) })
-	}()
-	defer func() { stopJob(); <-diagDone }()
-	verifyDone := make(chan struct{})
-	go func() { defer close(verifyDone); auditVerifyLoop(jobCtx, store, log) }()
-	defer func() { stopJob(); <-verifyDone }()
-	hooksDone := make(chan struct{})
-	go func() {
-		defer close(hooksDone)
-		webhook.NewDispatcher(store.Outbox, cfg.Webhooks, log, time.Now).Run(jobCtx)
-	}()
-	defer func() { stopJob(); <-hooksDone }()
-	bulkDone := make(chan struct{})
-	go func() { defer close(bulkDone); bulkLoop(jobCtx, svc, log) }()
-	defer func() { stopJob(); <-bulkDone }()
+	// Stopped before the store closes (deferred earlier): no job writes to a closed store.
+	background := jobs.Start(ctx, serverJobs(cfg, store, svc, retentionEvery, log)...)
+	defer background.Stop()
 
 	select {
 	case err := <-served:
-		stopJob()
-		<-jobDone
 		return err
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
-	stopJob()
-	err = app.ShutdownWithTimeout(shutdownGrace)
-	<-jobDone
-	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+	background.Stop()
+	if err := app.ShutdownWithTimeout(shutdownGrace); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
@@ -143,26 +113,6 @@ func storeName(cfg Config) string {
 		return "mongodb"
 	}
 	return "sqlite"
-}
-
-func expiryLoop(ctx context.Context, svc *ops.Service, log *slog.Logger) {
-	t := time.NewTicker(expiryEvery)
-	defer t.Stop()
-	for {
-		n, err := svc.ExpireDue(ctx)
-		switch {
-		case err != nil && ctx.Err() == nil:
-			svc.ObserveError(err)
-			log.Warn("expiry job", "err", err)
-		case n > 0:
-			log.Info("consents expired", "count", n)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
 }
 
 // firstAdmin creates the platform admin on first start with an empty staff collection and
