@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/consent"
 	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/consentforms/consentforms/tenants/provision"
 	"github.com/consentforms/consentforms/web"
@@ -44,19 +43,13 @@ const expiringCSVMax = 100_000
 func (h *handler) expiringRequest(c *fiber.Ctx) (web.ExpiringFilter, ops.ExpiringRequest, web.FieldErrors) {
 	f := web.ExpiringFilter{Channel: c.Query("channel", "email"), Within: strings.TrimSpace(c.Query("within", "30d")),
 		FormID: c.Query("form")}
-	r := ops.ExpiringRequest{Channel: f.Channel, FormID: f.FormID, Within: f.Within, Cursor: c.Query("cursor"), Limit: expiringPerPage}
+	r, vs := ops.ParseExpiring(f.Channel, f.FormID, f.Within, h.now())
+	r.Cursor, r.Limit = c.Query("cursor"), expiringPerPage
+	// The rules are the API's (ops.ParseExpiring); the wording is the form's.
+	wording := map[string]string{"channel": "Choose e-mail or phone.", "within": "Give an interval such as 30d, 2w or P1M.", "form": "Choose a form."}
 	errs := web.FieldErrors{}
-	if f.Channel != "email" && f.Channel != "phone" {
-		errs["channel"] = "Choose e-mail or phone."
-	}
-	iv, err := consent.ParseInterval(f.Within)
-	until, ok := iv.From(h.now())
-	if err != nil || !ok {
-		errs["within"] = "Give an interval such as 30d, 2w or P1M."
-	}
-	r.Until = until
-	if f.FormID != "" && !tenants.ValidFormID(f.FormID) {
-		errs["form"] = "Choose a form."
+	for _, v := range vs {
+		errs[v.Field] = wording[v.Field]
 	}
 	return f, r, errs
 }

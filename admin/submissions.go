@@ -67,16 +67,7 @@ func submissionItem(r tenants.Record, now time.Time) web.SubmissionItem {
 // personalField is the anonymiser's classification: declared personal, named like personal
 // data, or holding an e-mail address, phone number or IP address.
 func personalField(declared map[string]bool, key string, v any) bool {
-	if declared[key] || anonymise.PersonalKey(key) {
-		return true
-	}
-	switch x := v.(type) {
-	case string:
-		return anonymise.PersonalValue(x)
-	case nil, bool, float64, int32, int64, int:
-		return false
-	}
-	return true // nested values are masked whole: they may hold anything
+	return anonymise.PersonalField(declared, key, v, "")
 }
 
 func consentView(c tenants.Consent, now time.Time) web.ConsentView {

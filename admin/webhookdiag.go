@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/contact"
 	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/consentforms/consentforms/tenants/unsubscribe"
 	"github.com/consentforms/consentforms/web"
@@ -56,20 +55,13 @@ func (h *handler) webhookTest(c *fiber.Ctx, s *session) error {
 	if err != nil {
 		return h.redirect(c, web.PathWebhooks, web.Flash{Kind: web.FlashError, Text: fmt.Sprintf("Send test (%s): the sample was refused as a malformed body.", providerLabel(provider))})
 	}
-	revoked := 0
-	for _, ev := range res.Events {
-		var id ops.Identity
-		if e, ok := contact.NormaliseEmail(ev.Email); ok {
-			id.Email = e
-		}
-		if (id == ops.Identity{}) {
-			continue
-		}
-		n, err := h.Ops.Unsubscribe(c.UserContext(), s.TenantID, "staff:"+s.Staff.ID, provider, requestID(c), id)
-		if err != nil {
-			return err
-		}
-		revoked += n
+	ids := make([]ops.Identity, len(res.Events))
+	for i, ev := range res.Events {
+		ids[i] = ops.EventIdentity(ev, "")
+	}
+	revoked, err := h.Ops.UnsubscribeAll(c.UserContext(), s.TenantID, "staff:"+s.Staff.ID, provider, requestID(c), ids)
+	if err != nil {
+		return err
 	}
 	h.Diagnostics.Delivered(s.TenantID, provider, len(res.Events)+res.Ignored, revoked)
 	return h.redirect(c, web.PathWebhooks, success(fmt.Sprintf("Send test (%s): delivered — %d event(s) read, %d unsubscribe(s) applied (the sample address %s matches no one).",

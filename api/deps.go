@@ -18,6 +18,8 @@ type Operations interface {
 	Erase(ctx context.Context, tenantID, actor, requestID string, id ops.Identity) (ops.Erasure, error)
 	// Unsubscribe withdraws a person's marketing consents, via names the provider.
 	Unsubscribe(ctx context.Context, tenantID, actor, via, requestID string, id ops.Identity) (int, error)
+	// UnsubscribeAll unsubscribes each person of a delivery once.
+	UnsubscribeAll(ctx context.Context, tenantID, actor, via, requestID string, ids []ops.Identity) (int, error)
 	// Consents reads a person's consents.
 	Consents(ctx context.Context, tenantID string, id ops.Identity) (ops.PersonConsents, error)
 	// Export and Expiring serve the access export and the re-permission list.

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/consent"
 	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/gofiber/fiber/v2"
 )
@@ -32,23 +30,11 @@ const (
 
 // expiring is GET /api/v1/consents/expiring (docs/API.md §7.3).
 func (s *server) expiring(c *fiber.Ctx) error {
-	r := ops.ExpiringRequest{Channel: c.Query("channel"), FormID: c.Query("form"), Within: c.Query("within", "30d"),
-		Cursor: c.Query("cursor"), Limit: defaultExpiringLimit}
-	if r.Channel != "email" && r.Channel != "phone" {
-		return validation("channel must be email or phone.", "channel")
+	r, vs := ops.ParseExpiring(c.Query("channel"), c.Query("form"), c.Query("within", "30d"), s.Now())
+	if len(vs) > 0 {
+		return validation(vs[0].Message, vs[0].Field)
 	}
-	iv, err := consent.ParseInterval(r.Within)
-	if err != nil {
-		return validation("within must be an interval such as 30d, 2w or P1M.", "within")
-	}
-	until, ok := iv.From(s.Now().UTC())
-	if !ok {
-		return validation("within reaches past the year 9999.", "within")
-	}
-	r.Until = until
-	if r.FormID != "" && !tenants.ValidFormID(r.FormID) {
-		return validation("form must be a form id.", "form")
-	}
+	r.Cursor, r.Limit = c.Query("cursor"), defaultExpiringLimit
 	if l := c.Query("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 || n > maxExpiringLimit {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/contact"
 	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/consentforms/consentforms/tenants/unsubscribe"
 	"github.com/gofiber/fiber/v2"
@@ -136,22 +135,15 @@ func (s *server) unsubscribe(provider string) fiber.Handler {
 		// others are charged now (the bucket may go into debt, so later requests wait).
 		s.limiter.charge(a.actor, a.tenant.Limit(), len(res.Events)-1, s.Now())
 		s.limiter.charge(tenantBucket(a.tenant.ID), s.tenantRate(a.tenant), len(res.Events)-1, s.Now())
-		seen := map[ops.Identity]bool{}
-		revoked := 0
-		for _, ev := range res.Events {
-			id, err := eventIdentity(ev, res.Generic, a.tenant.DefaultCountry)
-			if err != nil {
+		ids := make([]ops.Identity, len(res.Events))
+		for i, ev := range res.Events {
+			if ids[i], err = eventIdentity(ev, res.Generic, a.tenant.DefaultCountry); err != nil {
 				return refuse(c, a.tenant.ID, tenants.RefusedMalformedBody, err)
 			}
-			if (id == ops.Identity{}) || seen[id] {
-				continue
-			}
-			seen[id] = true
-			n, err := s.Ops.Unsubscribe(c.UserContext(), a.tenant.ID, a.actor, provider, requestID(c), id)
-			if err != nil {
-				return err
-			}
-			revoked += n
+		}
+		revoked, err := s.Ops.UnsubscribeAll(c.UserContext(), a.tenant.ID, a.actor, provider, requestID(c), ids)
+		if err != nil {
+			return err
 		}
 		c.Locals(deliveryKey, delivery{events: len(res.Events) + res.Ignored, unsubscribed: revoked})
 		return c.JSON(fiber.Map{"success": true, "message": fmt.Sprintf(
@@ -165,12 +157,5 @@ func eventIdentity(ev unsubscribe.Event, generic bool, country string) (ops.Iden
 	if generic {
 		return identity(ev.Email, ev.Phone, "email", "phone", country)
 	}
-	var id ops.Identity
-	if e, ok := contact.NormaliseEmail(ev.Email); ok {
-		id.Email = e
-	}
-	if p, ok := contact.NormalisePhone(ev.Phone, country); ok {
-		id.Phone = p
-	}
-	return id, nil
+	return ops.EventIdentity(ev, country), nil
 }

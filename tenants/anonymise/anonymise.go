@@ -189,3 +189,20 @@ func sortedSet(s []string) []string {
 	slices.Sort(s)
 	return slices.Compact(s)
 }
+
+// PersonalField reports whether a top-level field of a record is personal as Strip sees it:
+// declared personal by the form (any case), named like personal data, itself an identifier,
+// or holding a personal value (nested values count whole: they may hold anything). Views
+// that mask personal data ask this, so that what they hide is what erasure removes.
+func PersonalField(declared map[string]bool, key string, v any, country string) bool {
+	if lowerSet(declared)[strings.ToLower(key)] || PersonalKey(key) || personalValue(key, country) {
+		return true
+	}
+	switch x := v.(type) {
+	case string:
+		return personalValue(x, country)
+	case nil, bool, float64, int32, int64, int:
+		return false
+	}
+	return true
+}

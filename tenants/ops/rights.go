@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/consent"
 )
 
 // RecordView is one record in an access export: the read shape of a form submission
@@ -200,4 +201,29 @@ func decodeCursor(tenantID, s string) (tenants.ExpiringCursor, bool) {
 		return tenants.ExpiringCursor{}, false
 	}
 	return tenants.ExpiringCursor{Deadline: time.UnixMilli(ms).UTC(), ID: id}, true
+}
+
+// ParseExpiring reads the re-permission list's filter as a client gives it (channel email or
+// phone, a form id or "", a window such as 30d) at now: the rules the API and the staff UI
+// share. Each violation names its input (channel, within, form), in that order; the messages
+// are the API's, and a surface may word them its own way by field.
+func ParseExpiring(channel, formID, within string, now time.Time) (ExpiringRequest, []tenants.Violation) {
+	r := ExpiringRequest{Channel: channel, FormID: formID, Within: within}
+	var vs []tenants.Violation
+	if _, ok := expiringChannels[channel]; !ok {
+		vs = append(vs, tenants.Violation{Field: "channel", Code: "invalid", Message: "channel must be email or phone."})
+	}
+	iv, err := consent.ParseInterval(within)
+	until, ok := iv.From(now.UTC())
+	switch {
+	case err != nil:
+		vs = append(vs, tenants.Violation{Field: "within", Code: "invalid", Message: "within must be an interval such as 30d, 2w or P1M."})
+	case !ok:
+		vs = append(vs, tenants.Violation{Field: "within", Code: "out_of_range", Message: "within reaches past the year 9999."})
+	}
+	r.Until = until
+	if formID != "" && !tenants.ValidFormID(formID) {
+		vs = append(vs, tenants.Violation{Field: "form", Code: "invalid", Message: "form must be a form id."})
+	}
+	return r, vs
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/contact"
+	"github.com/consentforms/consentforms/tenants/unsubscribe"
 	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
@@ -37,4 +39,37 @@ func (s *Service) Unsubscribe(ctx context.Context, tenantID, actor, via, request
 	}
 	s.Observe().Count(tenants.EventUnsubscribe, 1)
 	return len(changed), nil
+}
+
+// EventIdentity is the person a provider's unsubscribe event names: its e-mail and phone
+// (read in the tenant's default country), each normalised; a malformed one is left out, so
+// that the provider does not retry an event nobody can be found by.
+func EventIdentity(ev unsubscribe.Event, country string) Identity {
+	var id Identity
+	if e, ok := contact.NormaliseEmail(ev.Email); ok {
+		id.Email = e
+	}
+	if p, ok := contact.NormalisePhone(ev.Phone, country); ok {
+		id.Phone = p
+	}
+	return id
+}
+
+// UnsubscribeAll unsubscribes each person of a delivery once, in order, skipping the empty
+// identity and repeats; it returns how many records changed, stopping at the first failure.
+func (s *Service) UnsubscribeAll(ctx context.Context, tenantID, actor, via, requestID string, ids []Identity) (int, error) {
+	seen := map[Identity]bool{}
+	revoked := 0
+	for _, id := range ids {
+		if (id == Identity{}) || seen[id] {
+			continue
+		}
+		seen[id] = true
+		n, err := s.Unsubscribe(ctx, tenantID, actor, via, requestID, id)
+		if err != nil {
+			return revoked, err
+		}
+		revoked += n
+	}
+	return revoked, nil
 }
