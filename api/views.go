@@ -61,22 +61,15 @@ func viewPersonConsents(p ops.PersonConsents) personConsentsView {
 // recordView is one record in an access export: the read shape of a form submission
 // (docs/API.md §7.1) plus the kind's own fields.
 type recordView struct {
-	SubmissionID string          `json:"submissionId"`
-	FormID       string          `json:"formId"`
-	CreatedAt    time.Time       `json:"createdAt"`
-	Contact      tenants.Contact `json:"contact"`
-	Address      tenants.Address `json:"address"`
-	Consents     consentsView    `json:"consents"`
-	Payload      map[string]any  `json:"payload"`
-	Fields       map[string]any  `json:"fields"`
-	AnonymisedAt *time.Time      `json:"anonymisedAt"`
+	submissionView
+	Fields map[string]any `json:"fields"`
 }
 
 func viewRecords(rs []ops.RecordView) []recordView {
 	out := make([]recordView, len(rs))
 	for i, r := range rs {
-		out[i] = recordView{SubmissionID: r.SubmissionID, FormID: r.FormID, CreatedAt: r.CreatedAt, Contact: r.Contact,
-			Address: r.Address, Consents: viewConsents(r.Consents), Payload: r.Payload, Fields: r.Fields, AnonymisedAt: r.AnonymisedAt}
+		out[i] = recordView{submissionView{SubmissionID: r.SubmissionID, FormID: r.FormID, CreatedAt: r.CreatedAt, Contact: r.Contact,
+			Address: r.Address, Consents: viewConsents(r.Consents), Payload: r.Payload, AnonymisedAt: r.AnonymisedAt}, r.Fields}
 	}
 	return out
 }
