@@ -189,7 +189,9 @@ func (w *Writer) Expire(ctx context.Context, run tenants.ExpiryRun) (int, error)
 	return total, nil
 }
 
-// expire records the expiry of d's due consents; ok is false when d changed meanwhile.
+// expire records the expiry of d's due consents; ok is false when d changed meanwhile. n
+// counts the expiries whose audit entries this call added: of instances running the job at
+// once, and of a run repeating one that stopped, each expiry is counted by one only.
 func (w *Writer) expire(ctx context.Context, d recordDoc, run tenants.ExpiryRun) (n int, ok bool, err error) {
 	cp, err := d.copied()
 	if err != nil {
@@ -200,8 +202,9 @@ func (w *Writer) expire(ctx context.Context, d recordDoc, run tenants.ExpiryRun)
 		return 0, false, err
 	}
 	names := rec.Consents.ExpireDue(run.Now)
+	added := 0
 	if len(names) > 0 {
-		if err := w.s.Audit.Append(ctx, run.Audit(rec, names)...); err != nil {
+		if added, err = w.s.Audit.appendNew(ctx, run.Audit(rec, names)...); err != nil {
 			return 0, false, err
 		}
 		if run.Events != nil {
@@ -215,5 +218,5 @@ func (w *Writer) expire(ctx context.Context, d recordDoc, run tenants.ExpiryRun)
 	if ok, err = w.cas(ctx, d, setConsents(rec)); err != nil || !ok {
 		return 0, ok, err
 	}
-	return len(names), true, nil
+	return added, true, nil
 }

@@ -125,7 +125,8 @@ func (w *Writer) appendAudit(ctx context.Context, batch []*ingestJob) {
 			check = append(check, !j.stored)
 		}
 	}
-	for i, err := range w.s.Audit.appendChained(ctx, entries, check) {
+	_, errs := w.s.Audit.appendChained(ctx, entries, check)
+	for i, err := range errs {
 		if err != nil {
 			owners[i].stored, owners[i].err = false, err
 		}

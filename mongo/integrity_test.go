@@ -1,0 +1,105 @@
+package mongo
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+)
+
+// TestChainRepeatInOneBatch: a submission and its repeat (same record id) written in one
+// batch take one place in the chain, not two with the second left empty.
+func TestChainRepeatInOneBatch(t *testing.T) {
+	s := openStore(t, server.URI(), freshDB())
+	r := person("a", tenants.KindFormSubmission, "r1", "k1")
+	var jobs []*ingestJob
+	for range 2 {
+		d, err := toDoc(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs = append(jobs, &ingestJob{doc: d, in: tenants.Ingestion{Record: r, Audit: []tenants.AuditEntry{{
+			Time: r.CreatedAt, TenantID: r.TenantID, Actor: "key:k1", Action: tenants.ActionSubmissionAccepted}}}})
+	}
+	s.Writer.write(jobs)
+	if jobs[0].err != nil || jobs[1].err != nil || jobs[0].stored == jobs[1].stored {
+		t.Fatalf("jobs = (%v, %v), (%v, %v); want one stored, one a repeat", jobs[0].stored, jobs[0].err, jobs[1].stored, jobs[1].err)
+	}
+	verifyOK(t, s, "a", 1)
+	ingest(t, s, person("a", tenants.KindFormSubmission, "r2", "k2"))
+	verifyOK(t, s, "a", 2)
+}
+
+// TestChainSameEntriesTwoInstances: two instances appending the same entries (derived ids, as
+// the expiry job's) at once store each once and leave no empty place.
+func TestChainSameEntriesTwoInstances(t *testing.T) {
+	db := freshDB()
+	a, b := openStore(t, server.URI(), db), openStore(t, server.URI(), db)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	added := 0
+	for i := range 20 {
+		for _, s := range []*Store{a, b, a, b} {
+			wg.Go(func() {
+				e := chainEntry("t", i)
+				e.ID = fmt.Sprintf("expired:r%d", i)
+				n, err := s.Audit.appendNew(ctx, e)
+				if err != nil {
+					t.Error(err)
+				}
+				mu.Lock()
+				added += n
+				mu.Unlock()
+			})
+		}
+	}
+	wg.Wait()
+	if added != 20 {
+		t.Errorf("appends report %d entries added, want 20", added)
+	}
+	verifyOK(t, b, "t", 20)
+}
+
+// TestExpireTwoInstances: the expiry job running on two instances at once records each
+// expiry once: one consent.expired entry, counted by one instance, and the chain verifies.
+func TestExpireTwoInstances(t *testing.T) {
+	db := freshDB()
+	a, b := openStore(t, server.URI(), db), openStore(t, server.URI(), db)
+	soon := t0.Add(time.Minute)
+	const n = 30
+	for i := range n {
+		r := person("a", tenants.KindFormSubmission, fmt.Sprintf("r%02d", i), fmt.Sprintf("k%d", i))
+		r.Consents.PrimaryPurpose.Deadline = &soon
+		ingest(t, a, r)
+	}
+	now := t0.Add(time.Hour)
+	run := tenants.ExpiryRun{Now: now, Limit: 7, Audit: func(rec tenants.Record, names []string) []tenants.AuditEntry {
+		out := make([]tenants.AuditEntry, len(names))
+		for i, name := range names {
+			out[i] = tenants.AuditEntry{ID: "expired:" + rec.ID + ":" + name, Time: now, TenantID: rec.TenantID,
+				Actor: tenants.ActorSystem, Action: tenants.ActionConsentExpired, RecordIDs: []string{rec.PublicID}, Detail: name}
+		}
+		return out
+	}}
+	counts := make([]int, 4)
+	var wg sync.WaitGroup
+	for i, s := range []*Store{a, b, a, b} {
+		wg.Go(func() {
+			var err error
+			if counts[i], err = s.Writer.Expire(ctx, run); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if sum := counts[0] + counts[1] + counts[2] + counts[3]; sum != n {
+		t.Errorf("the runs counted %v = %d expiries, want %d", counts, sum, n)
+	}
+	list, err := a.Audit.List(ctx, "a", tenants.AuditFilter{Action: tenants.ActionConsentExpired})
+	if err != nil || len(list) != n {
+		t.Errorf("consent.expired entries = %d, %v; want %d", len(list), err, n)
+	}
+	verifyOK(t, b, "a", 2*n)
+}
