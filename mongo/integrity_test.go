@@ -1,7 +1,9 @@
 package mongo
 
 import (
+	"errors"
 	"fmt"
+	"go.mongodb.org/mongo-driver/v2/bson"
 	"sync"
 	"testing"
 	"time"
@@ -102,4 +104,64 @@ func TestExpireTwoInstances(t *testing.T) {
 		t.Errorf("consent.expired entries = %d, %v; want %d", len(list), err, n)
 	}
 	verifyOK(t, b, "a", 2*n)
+}
+
+// failOnce fails step the first time it is reached, with err.
+func failOnce(step string, err error) func(string) error {
+	var once sync.Once
+	return func(s string) error {
+		var out error
+		if s == step {
+			once.Do(func() { out = err })
+		}
+		return out
+	}
+}
+
+// TestIngestFailureStoresNothing: an ingestion whose events or audit entry cannot be written
+// answers an error and leaves no record, so the client's repeat without a submission id (a
+// new record) stores the person once; a lost answer that a repeat can complete is repeated
+// inside the write and the ingestion succeeds.
+func TestIngestFailureStoresNothing(t *testing.T) {
+	broken := &tenants.StoreError{Op: "append audit", Err: fmt.Errorf("injected")}
+	for _, step := range []string{"events", "audit"} {
+		t.Run(step, func(t *testing.T) {
+			s := openStore(t, server.URI(), freshDB())
+			if err := s.Outbox.InsertEndpoint(ctx, tenants.Endpoint{ID: "ep", TenantID: "a", URL: "https://example.org/hook", Events: []string{"submission.created"}, CreatedAt: t0}); err != nil {
+				t.Fatal(err)
+			}
+			s.Writer.failAt = failOnce(step, broken)
+			r := person("a", tenants.KindFormSubmission, "first", "k1")
+			in := tenants.Ingestion{Record: r, Audit: []tenants.AuditEntry{{Time: t0, TenantID: "a", Actor: "key:k1", Action: tenants.ActionSubmissionAccepted}},
+				Events: []tenants.OutboxEvent{{ID: r.ID + "#created", TenantID: "a", Type: "submission.created", Time: t0, Payload: "{}"}}}
+			if _, err := s.Writer.Ingest(ctx, in); err == nil {
+				t.Fatal("Ingest succeeded through the failure")
+			}
+			if _, err := s.Records.Get(ctx, "a", tenants.KindFormSubmission, "first"); !errors.Is(err, tenants.ErrNotFound) {
+				t.Errorf("after the error the record is still there (%v): a repeat without a submission id stores the person twice", err)
+			}
+			if n, _ := s.Outbox.events.CountDocuments(ctx, bson.D{}); n != 0 {
+				t.Errorf("after the error %d outbox events are left", n)
+			}
+			// The client's repeat, a new record, is stored once and completely.
+			r2 := person("a", tenants.KindFormSubmission, "second", "k1")
+			in.Record, in.Events[0].ID = r2, r2.ID+"#created"
+			if stored, err := s.Writer.Ingest(ctx, in); err != nil || !stored {
+				t.Fatalf("the repeat = %v, %v", stored, err)
+			}
+			if recs, _ := s.Records.Find(ctx, "a", []string{"k1"}); len(recs) != 1 {
+				t.Errorf("the person is stored %d times", len(recs))
+			}
+			if n, _ := s.Outbox.events.CountDocuments(ctx, bson.D{}); n != 1 {
+				t.Errorf("after the repeat %d outbox events, want 1", n)
+			}
+			verifyOK(t, s, "a", 1)
+		})
+	}
+	t.Run("lost answer", func(t *testing.T) {
+		s := openStore(t, server.URI(), freshDB())
+		s.Writer.failAt = failOnce("audit", &tenants.StoreError{Op: "append audit", Err: fmt.Errorf("%w (connection cut)", tenants.ErrUnavailable)})
+		ingest(t, s, person("a", tenants.KindFormSubmission, "r1", "k1"))
+		verifyOK(t, s, "a", 1)
+	})
 }
