@@ -165,3 +165,46 @@ func TestIngestFailureStoresNothing(t *testing.T) {
 		verifyOK(t, s, "a", 1)
 	})
 }
+
+// TestRemovedEndStaysReported: the last entries of a chain removed from the database are
+// reported by every later verification, appends after it included, until an operator
+// acknowledges the break; then the chain verifies again, the acknowledgment in it.
+func TestRemovedEndStaysReported(t *testing.T) {
+	s := openStore(t, server.URI(), freshDB())
+	for i := range 5 {
+		if err := s.Audit.Append(ctx, chainEntry("t", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	verifyOK(t, s, "t", 5)
+	list, _ := s.Audit.List(ctx, "t", tenants.AuditFilter{Limit: 2})
+	for _, e := range list {
+		if _, err := s.Audit.c.DeleteOne(ctx, bson.D{{Key: "_id", Value: e.ID}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var broken string
+	for i := range 3 {
+		rep, err := tenants.VerifyChains(ctx, s.AuditChains, "t", t0)
+		if err != nil || rep.OK {
+			t.Fatalf("verify %d after the removal = %+v, %v; want broken", i, rep, err)
+		}
+		if broken = rep.BrokenID; i == 1 {
+			// An instance appends meanwhile: the chain goes on after the removed end.
+			if err := s.Audit.Append(ctx, chainEntry("t", 10)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if v, _ := s.AuditChains.LastVerification(ctx, "t"); v.OK {
+		t.Fatalf("the kept verification (the admin page) says OK: %+v", v)
+	}
+	rep, err := tenants.AcknowledgeBreak(ctx, s.AuditChains, s.Audit, "cli", "t", broken, "entries lost in a restore", t0)
+	if err != nil || !rep.OK {
+		t.Fatalf("acknowledge %s = %+v, %v; want verified", broken, rep, err)
+	}
+	if err := s.Audit.Append(ctx, chainEntry("t", 11)); err != nil {
+		t.Fatal(err)
+	}
+	verifyOK(t, s, "t", 6) // 3 left, 1 appended after the removal, the acknowledgment, 1 more
+}
