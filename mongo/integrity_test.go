@@ -1,9 +1,12 @@
 package mongo
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/event"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -207,4 +210,36 @@ func TestRemovedEndStaysReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	verifyOK(t, s, "t", 6) // 3 left, 1 appended after the removal, the acknowledgment, 1 more
+}
+
+// TestDurableConcerns: writes wait for a journaled majority and reads see majority-committed
+// data, whatever the connection string says.
+func TestDurableConcerns(t *testing.T) {
+	var mu sync.Mutex
+	sent := map[string]bson.Raw{}
+	mon := &event.CommandMonitor{Started: func(_ context.Context, e *event.CommandStartedEvent) {
+		mu.Lock()
+		defer mu.Unlock()
+		if _, ok := sent[e.CommandName]; !ok {
+			sent[e.CommandName] = slices.Clone(e.Command)
+		}
+	}}
+	s, err := Open(ctx, Config{URI: server.URI() + "?w=1&journal=false&readConcernLevel=local", Database: freshDB(), monitor: mon})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	ingest(t, s, person("a", tenants.KindFormSubmission, "r1", "k1"))
+	if _, err := s.Records.Get(ctx, "a", tenants.KindFormSubmission, "r1"); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	insert, find := sent["insert"], sent["find"]
+	if w, j := insert.Lookup("writeConcern", "w").StringValue(), insert.Lookup("writeConcern", "j"); w != "majority" || !j.Boolean() {
+		t.Errorf("insert sent with writeConcern %v, want majority, journaled", insert.Lookup("writeConcern"))
+	}
+	if l := find.Lookup("readConcern", "level"); l.StringValue() != "majority" {
+		t.Errorf("find sent with readConcern %v, want majority", find.Lookup("readConcern"))
+	}
 }
