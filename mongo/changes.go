@@ -174,10 +174,10 @@ func (w *Writer) Expire(ctx context.Context, run tenants.ExpiryRun) (int, error)
 			lost := false
 			for _, d := range due {
 				n, ok, err := w.expire(ctx, d, run)
+				total += n
 				if err != nil {
 					return total, err
 				}
-				total += n
 				lost = lost || !ok
 			}
 			// A record changed meanwhile is still due: read again.
@@ -205,18 +205,17 @@ func (w *Writer) expire(ctx context.Context, d recordDoc, run tenants.ExpiryRun)
 	added := 0
 	if len(names) > 0 {
 		if added, err = w.s.Audit.appendNew(ctx, run.Audit(rec, names)...); err != nil {
-			return 0, false, err
+			return added, false, err
 		}
 		if run.Events != nil {
 			// Deterministic ids, as the audit entries': a repeat fills a gap, writes nothing twice.
 			if err := w.s.Outbox.insertEvents(ctx, run.Events(rec, names)); err != nil {
-				return 0, false, err
+				return added, false, err
 			}
 		}
 	}
-	// Written even when nothing expired, so that the next deadline is recomputed.
-	if ok, err = w.cas(ctx, d, setConsents(rec)); err != nil || !ok {
-		return 0, ok, err
-	}
-	return added, true, nil
+	// Written even when nothing expired, so that the next deadline is recomputed. The entries
+	// added count even when the record changed meanwhile: read again, it adds none.
+	ok, err = w.cas(ctx, d, setConsents(rec))
+	return added, ok, err
 }

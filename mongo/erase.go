@@ -153,18 +153,32 @@ type erasure struct {
 // repeat takes the records at once instead of waiting out the lease. Where the entry exists
 // or cannot be looked up, the claims stay: the records were counted, and a repeat strips them.
 func (e *erasure) giveBack(ctx context.Context) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), compensateFor)
 	defer cancel()
+	until := time.Now().Add(compensateFor)
+	for try := 0; ; try++ {
+		err := e.dropClaims(ctx)
+		if err == nil || !transient(err) || !pause(ctx, try, until) {
+			return // what is left, the lease ends
+		}
+	}
+}
+
+// dropClaims removes this erasure's claims unless its audit entry may exist.
+func (e *erasure) dropClaims(ctx context.Context) error {
 	if e.appending {
 		if done, err := e.w.s.Audit.exists(ctx, e.ch.TenantID, e.id); err != nil || done {
-			return
+			return err
 		}
 	}
-	for _, c := range e.claimed {
-		if e.w.s.claims.drop(ctx, c.TenantID, c.RecordID, c.Gen) != nil {
-			return // the lease ends it
+	for len(e.claimed) > 0 {
+		c := e.claimed[0]
+		if err := e.w.s.claims.drop(ctx, c.TenantID, c.RecordID, c.Gen); err != nil {
+			return err
 		}
+		e.claimed = e.claimed[1:]
 	}
+	return nil
 }
 
 // whose says which erasure a record counts for.
