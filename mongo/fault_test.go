@@ -64,7 +64,7 @@ type faultEnv struct {
 // skewClock is the real clock moved forward by what the test skips (a claim's lease).
 type skewClock struct{ skew atomic.Int64 }
 
-func (c *skewClock) now() time.Time        { return time.Now().Add(time.Duration(c.skew.Load())) }
+func (c *skewClock) now() time.Time       { return time.Now().Add(time.Duration(c.skew.Load())) }
 func (c *skewClock) skip(d time.Duration) { c.skew.Add(int64(d)) }
 
 func newFaultEnv(t *testing.T) *faultEnv {
