@@ -243,3 +243,51 @@ func TestDurableConcerns(t *testing.T) {
 		t.Errorf("find sent with readConcern %v, want majority", find.Lookup("readConcern"))
 	}
 }
+
+// TestLeases: of two instances one holds a job's lease and renews it; the other takes it
+// over only once it expired, and the first then no longer holds it.
+func TestLeases(t *testing.T) {
+	db := freshDB()
+	a, b := openStore(t, server.URI(), db), openStore(t, server.URI(), db)
+	clk := &clock{t: t0}
+	a.now, b.now = clk.now, clk.now
+	hold := func(s *Store, owner string) bool {
+		t.Helper()
+		held, err := s.Leases.Hold(ctx, "expiry", owner, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return held
+	}
+	// Both at once: exactly one wins.
+	var wg sync.WaitGroup
+	var won [2]bool
+	wg.Go(func() { won[0] = hold(a, "A") })
+	wg.Go(func() { won[1] = hold(b, "B") })
+	wg.Wait()
+	if won[0] == won[1] {
+		t.Fatalf("racing for a free lease: A %v, B %v; want exactly one", won[0], won[1])
+	}
+	holder, other, hs, os := "A", "B", a, b
+	if won[1] {
+		holder, other, hs, os = "B", "A", b, a
+	}
+	clk.set(t0.Add(50 * time.Second))
+	if !hold(hs, holder) || hold(os, other) {
+		t.Fatal("the holder's renewal within the lease, or the other's take, went wrong")
+	}
+	clk.set(t0.Add(100 * time.Second)) // renewed at 50 s: still held
+	if hold(os, other) {
+		t.Fatal("taken over before the renewed lease expired")
+	}
+	clk.set(t0.Add(111 * time.Second)) // the holder stopped renewing
+	if !hold(os, other) {
+		t.Fatal("an expired lease is not taken over")
+	}
+	if hold(hs, holder) {
+		t.Fatal("the former holder still holds it")
+	}
+	if n, _ := a.db.Collection(colLeases).CountDocuments(ctx, bson.D{}); n != 1 {
+		t.Errorf("%d lease documents, want the latest term only", n)
+	}
+}

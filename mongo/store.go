@@ -63,6 +63,7 @@ type Store struct {
 	Bulk        *Bulk
 	Writer      *Writer
 	Transfer    *Transfer
+	Leases      *Leases
 }
 
 // Open connects, checks that the server answers, creates the collections and indexes that
@@ -106,6 +107,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Records = newRecords(s.db)
 	s.claims = &claims{c: s.db.Collection(colClaims)}
 	s.Transfer = &Transfer{s: s}
+	s.Leases = &Leases{c: s.db.Collection(colLeases), now: func() time.Time { return s.now() }}
 	if err := s.Ping(ctx); err != nil {
 		_ = client.Disconnect(context.WithoutCancel(ctx))
 		return nil, err
@@ -121,7 +123,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
 	return tenants.Stores{Outbox: s.Outbox, Bulk: s.Bulk, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
-		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Records, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
+		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Records, Writer: s.Writer, Transfer: s.Transfer, Leases: s.Leases, Ping: s.Ping, Close: s.Close}
 }
 
 // Ping checks that the primary answers; an error wraps tenants.ErrUnavailable unless ctx

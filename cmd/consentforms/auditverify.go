@@ -70,7 +70,7 @@ const auditVerifyEvery = 24 * time.Hour
 // auditVerifyLoop verifies every chain once a day until ctx ends. The day counts from the
 // last verification kept in the store, so restarts neither skip nor repeat it, and several
 // instances sharing a database verify about once a day between them.
-func auditVerifyLoop(ctx context.Context, s tenants.Stores, log *slog.Logger) {
+func auditVerifyLoop(ctx context.Context, s tenants.Stores, lease *tenants.Lease, log *slog.Logger) {
 	for {
 		wait, err := untilVerification(ctx, s, time.Now())
 		if err != nil && ctx.Err() == nil {
@@ -81,6 +81,15 @@ func auditVerifyLoop(ctx context.Context, s tenants.Stores, log *slog.Logger) {
 		case <-ctx.Done():
 			return
 		case <-time.After(wait):
+		}
+		if !lease.Held() {
+			// Another instance verifies; look again in a minute (it may stop).
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Minute):
+			}
+			continue
 		}
 		rep, err := tenants.VerifyChains(ctx, s.AuditChains, "", time.Now())
 		switch {

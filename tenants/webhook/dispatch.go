@@ -65,6 +65,9 @@ type Dispatcher struct {
 	log    *slog.Logger
 	now    func() time.Time
 	pruned time.Time // the last prune; the zero time prunes at the first pass
+	// Held, when set, says whether this instance holds the dispatch lease: a pass runs only
+	// then, so that instances sharing a database do not send the same deliveries at once.
+	Held func() bool
 }
 
 // NewDispatcher returns a dispatcher over repo.
@@ -83,7 +86,9 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	t := time.NewTicker(d.cfg.Interval)
 	defer t.Stop()
 	for {
-		if err := d.Pass(ctx); err != nil && ctx.Err() == nil {
+		if d.Held != nil && !d.Held() {
+			// Another instance dispatches.
+		} else if err := d.Pass(ctx); err != nil && ctx.Err() == nil {
 			d.log.Error("webhook dispatch", "err", err)
 		}
 		select {
