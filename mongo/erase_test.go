@@ -163,6 +163,7 @@ func TestEraseConcurrentTakeover(t *testing.T) {
 	}
 	s.hooks.afterClaim = nil
 	clk.set(t0.Add(claimLease + time.Second))
+	s.hooks.claimWait = 10 * time.Second // one holds the records while the others wait for it
 	const n = 4
 	counts := make([]int, n)
 	errs := make([]error, n)
