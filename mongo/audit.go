@@ -117,6 +117,23 @@ func (r *Audit) exists(ctx context.Context, tenantID, id string) (bool, error) {
 	return err == nil, translate("find audit entry", err)
 }
 
+// settled reports whether the tenant's entry with id is stored or will be: an entry that an
+// append linked but did not store yet (a cut, a crash) is held by the chain's latest link, which
+// is completed first when the entry is not found. (Links before the latest are complete: an
+// append completes the latest before it links after it.)
+func (r *Audit) settled(ctx context.Context, tenantID, id string) (bool, error) {
+	if ok, err := r.exists(ctx, tenantID, id); ok || err != nil {
+		return ok, err
+	}
+	unlock := r.chains.lock(tenantID)
+	_, _, err := r.chains.complete(ctx, tenantID)
+	unlock()
+	if err != nil {
+		return false, err
+	}
+	return r.exists(ctx, tenantID, id)
+}
+
 // List returns the tenant's entries matching f, newest first.
 func (r *Audit) List(ctx context.Context, tenantID string, f tenants.AuditFilter) ([]tenants.AuditEntry, error) {
 	return r.list(ctx, &tenantID, f)

@@ -167,7 +167,7 @@ func (e *erasure) giveBack(ctx context.Context) {
 // dropClaims removes this erasure's claims unless its audit entry may exist.
 func (e *erasure) dropClaims(ctx context.Context) error {
 	if e.appending {
-		if done, err := e.w.s.Audit.exists(ctx, e.ch.TenantID, e.id); err != nil || done {
+		if done, err := e.w.s.Audit.settled(ctx, e.ch.TenantID, e.id); err != nil || done {
 			return err
 		}
 	}
@@ -298,7 +298,7 @@ func (e *erasure) isAudited(ctx context.Context, id string) (bool, error) {
 	if done, ok := e.audited[id]; ok {
 		return done, nil
 	}
-	done, err := e.w.s.Audit.exists(ctx, e.ch.TenantID, id)
+	done, err := e.w.s.Audit.settled(ctx, e.ch.TenantID, id)
 	if err == nil {
 		e.audited[id] = done
 	}

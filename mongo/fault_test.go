@@ -67,7 +67,50 @@ type skewClock struct{ skew atomic.Int64 }
 func (c *skewClock) now() time.Time       { return time.Now().Add(time.Duration(c.skew.Load())) }
 func (c *skewClock) skip(d time.Duration) { c.skew.Add(int64(d)) }
 
-func newFaultEnv(t *testing.T) *faultEnv {
+// faultRound bounds the operations one database takes: FerretDB reads every filter but an
+// exact _id by decoding the whole collection, so a path's operations run in rounds of at most
+// this many, each on a fresh database (MongoDB would not need it).
+const faultRound = 200
+
+// tally sums a path's counts over its rounds.
+type tally struct {
+	mu sync.Mutex
+	n  map[string]int64
+}
+
+func (c *tally) add(name string, v int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n == nil {
+		c.n = map[string]int64{}
+	}
+	c.n[name] += v
+}
+
+// faultRounds runs path with CONSENTFORMS_FAULT_OPS operations (default faultOpsDefault) in
+// rounds of at most faultRound, each on a fresh environment, and logs the sums.
+func faultRounds(t *testing.T, path func(t *testing.T, env *faultEnv, n int, sum *tally)) {
+	total := envInt(t, "CONSENTFORMS_FAULT_OPS", faultOpsDefault)
+	var sum tally
+	for r, done := 0, 0; done < total; r++ {
+		n := min(faultRound, total-done)
+		done += n
+		if !t.Run(fmt.Sprintf("round%d", r), func(t *testing.T) {
+			env := newFaultEnv(t, uint64(r))
+			path(t, env, n, &sum)
+			sum.add("ops", int64(n))
+			sum.add("cuts", env.proxy.Cuts())
+			sum.add("errors answered and repeated", env.failures.Load())
+			sum.add("errors not 503", env.other.Load())
+			sum.add("lease waits", env.leases.Load())
+		}) {
+			break
+		}
+	}
+	t.Logf("totals: %v", sum.n)
+}
+
+func newFaultEnv(t *testing.T, round uint64) *faultEnv {
 	t.Helper()
 	u, err := url.Parse(server.URI())
 	if err != nil {
@@ -84,7 +127,8 @@ func newFaultEnv(t *testing.T) *faultEnv {
 			t.Fatal(err)
 		}
 	}
-	t.Logf("CONSENTFORMS_FAULT_SEED=%d", seed)
+	t.Logf("CONSENTFORMS_FAULT_SEED=%d (round %d)", seed, round)
+	seed += round * 1000
 	db := freshDB()
 	env := &faultEnv{proxy: p, seed: seed, clk: &skewClock{}}
 	env.a, env.b = openStore(t, p.URI(), db), openStore(t, p.URI(), db)
@@ -126,7 +170,9 @@ func (env *faultEnv) until(t *testing.T, what string, fn func() error) {
 		}
 		env.failures.Add(1)
 		if !errors.Is(err, tenants.ErrUnavailable) {
-			env.other.Add(1)
+			if env.other.Add(1) <= 3 {
+				t.Logf("%s answered an error that is not 503: %v", what, err)
+			}
 		}
 		if errors.Is(err, errErasing) {
 			if busy++; busy == 20 {
@@ -187,9 +233,9 @@ func faultIngestion(r tenants.Record) tenants.Ingestion {
 // TestFaultsIngest: ingestions under cuts, half repeated with their submission id (the same
 // record), half without (a new record each try): every acknowledged one is stored once, with
 // its audit entry and its event.
-func TestFaultsIngest(t *testing.T) {
-	env := newFaultEnv(t)
-	n := envInt(t, "CONSENTFORMS_FAULT_OPS", faultOpsDefault)
+func TestFaultsIngest(t *testing.T) { faultRounds(t, faultsIngest) }
+
+func faultsIngest(t *testing.T, env *faultEnv, n int, sum *tally) {
 	env.faults(1, true)
 	workers(n, func(i int) {
 		key := fmt.Sprintf("ki%d", i)
@@ -230,6 +276,9 @@ func TestFaultsIngest(t *testing.T) {
 		}
 	}
 	events, _ := env.check.Outbox.events.CountDocuments(ctx, bson.D{})
+	sum.add("lost", int64(lost))
+	sum.add("duplicated", int64(dup))
+	sum.add("records without their event", int64(n)-events)
 	t.Logf("ingest: %d ops, %d cuts, %d errors answered (%d not 503) and repeated; %d lost, %d duplicated, %d events for %d records",
 		n, env.proxy.Cuts(), env.failures.Load(), env.other.Load(), lost, dup, events, n)
 	if lost > 0 || dup > 0 || events != int64(n) {
@@ -241,9 +290,9 @@ func TestFaultsIngest(t *testing.T) {
 // TestFaultsEraseRevoke: erasures and revocations under cuts, each repeated until it
 // succeeds: an erasure answered success has left none of the person's records found, each
 // record is audited as erased once, each revocation is stored; the chain verifies.
-func TestFaultsEraseRevoke(t *testing.T) {
-	env := newFaultEnv(t)
-	n := envInt(t, "CONSENTFORMS_FAULT_OPS", faultOpsDefault)
+func TestFaultsEraseRevoke(t *testing.T) { faultRounds(t, faultsEraseRevoke) }
+
+func faultsEraseRevoke(t *testing.T, env *faultEnv, n int, sum *tally) {
 	var recs []tenants.Record
 	for i := range n {
 		recs = append(recs, faultPerson(fmt.Sprintf("e%d", i), fmt.Sprintf("ke%d", i)), faultPerson(fmt.Sprintf("e%d-b", i), fmt.Sprintf("ke%d", i)))
@@ -305,6 +354,12 @@ func TestFaultsEraseRevoke(t *testing.T) {
 			notRevoked++
 		}
 	}
+	sum.add("records", int64(len(recs)))
+	sum.add("erasures answered success with data left", early.Load())
+	sum.add("records audited as erased", int64(len(named)))
+	sum.add("records audited as erased twice", int64(twice))
+	sum.add("records counted in success answers", counted.Load())
+	sum.add("revocations lost", int64(notRevoked))
 	t.Logf("erase+revoke: %d persons (%d records), %d cuts, %d errors answered (%d not 503) and repeated, %d lease waits; "+
 		"%d erasures answered success with data left, %d records audited as erased (%d twice), %d counted in answers, %d revocations lost",
 		n, len(recs), env.proxy.Cuts(), env.failures.Load(), env.other.Load(), env.leases.Load(), early.Load(), len(named), twice, counted.Load(), notRevoked)
@@ -329,9 +384,9 @@ func faultChange(key string, apply func(*tenants.Record) (bool, error), action s
 // TestFaultsExpiry: the expiry job on both instances at once under cuts, each run repeated
 // until it succeeds: every due consent is stored as expired with one consent.expired entry,
 // and the runs count no expiry twice.
-func TestFaultsExpiry(t *testing.T) {
-	env := newFaultEnv(t)
-	n := envInt(t, "CONSENTFORMS_FAULT_OPS", faultOpsDefault)
+func TestFaultsExpiry(t *testing.T) { faultRounds(t, faultsExpiry) }
+
+func faultsExpiry(t *testing.T, env *faultEnv, n int, sum *tally) {
 	soon := t0.Add(time.Minute)
 	for i := range n {
 		r := faultPerson(fmt.Sprintf("x%d", i), fmt.Sprintf("kx%d", i))
@@ -370,6 +425,9 @@ func TestFaultsExpiry(t *testing.T) {
 			stale++
 		}
 	}
+	sum.add("consent.expired entries", int64(len(list)))
+	sum.add("expiries counted", counted.Load())
+	sum.add("not stored as expired", int64(stale))
 	t.Logf("expiry: %d consents, 4 runs on 2 instances, %d cuts, %d errors repeated; %d consent.expired entries, %d counted, %d not stored as expired",
 		n, env.proxy.Cuts(), env.failures.Load(), len(list), counted.Load(), stale)
 	if len(list) != n || counted.Load() > int64(n) || stale > 0 {
@@ -380,9 +438,9 @@ func TestFaultsExpiry(t *testing.T) {
 
 // TestFaultsAuditChain: appends from both instances under cuts, repeated until they succeed
 // (derived ids, as jobs use): each entry is stored once and the chain verifies.
-func TestFaultsAuditChain(t *testing.T) {
-	env := newFaultEnv(t)
-	n := envInt(t, "CONSENTFORMS_FAULT_OPS", faultOpsDefault)
+func TestFaultsAuditChain(t *testing.T) { faultRounds(t, faultsAuditChain) }
+
+func faultsAuditChain(t *testing.T, env *faultEnv, n int, sum *tally) {
 	env.faults(4, true)
 	workers(n, func(i int) {
 		e := chainEntry("f", i)
@@ -391,6 +449,7 @@ func TestFaultsAuditChain(t *testing.T) {
 	})
 	env.faults(0, false)
 	count, _ := env.check.Audit.c.CountDocuments(ctx, bson.D{{Key: "tenantId", Value: "f"}})
+	sum.add("entries stored", count)
 	t.Logf("audit chain: %d appends, %d cuts, %d errors repeated; %d entries", n, env.proxy.Cuts(), env.failures.Load(), count)
 	if count != int64(n) {
 		t.Errorf("%d entries stored for %d appends", count, n)
@@ -403,7 +462,7 @@ func TestFaultsAuditChain(t *testing.T) {
 // job running on both: no acknowledged ingestion lost, one consent.expired per expired
 // consent, the chain whole.
 func TestTwoInstancesMixedLoad(t *testing.T) {
-	env := newFaultEnv(t)
+	env := newFaultEnv(t, 0)
 	d := time.Duration(envInt(t, "CONSENTFORMS_FAULT_SECONDS", 3)) * time.Second
 	rng := rand.New(rand.NewPCG(env.seed, 7))
 	var rmu sync.Mutex
