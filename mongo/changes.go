@@ -2,6 +2,7 @@ package mongo
 
 import (
 	"context"
+	"time"
 
 	"github.com/consentforms/consentforms/tenants"
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -124,11 +125,29 @@ func (w *Writer) Revoke(ctx context.Context, ch tenants.Change) ([]tenants.Recor
 		}
 	}
 	if len(changed) > 0 {
-		if err := w.s.Audit.Append(ctx, ch.Audit(changed)...); err != nil {
+		if err := w.appendRepeating(ctx, ch.Audit(changed)); err != nil {
 			return nil, err
 		}
 	}
 	return changed, nil
+}
+
+// appendRepeating appends entries of a change already written, repeating the append while its
+// answer was lost (retryFor): each entry gets its id once, so a repeat finds what the lost
+// answer stored and appends nothing twice, and a connection cut does not lose the entries.
+func (w *Writer) appendRepeating(ctx context.Context, entries []tenants.AuditEntry) error {
+	for i := range entries {
+		if entries[i].ID == "" {
+			entries[i].ID = tenants.NewAuditID(entries[i].Time)
+		}
+	}
+	until := time.Now().Add(retryFor)
+	for try := 0; ; try++ {
+		err := w.s.Audit.Append(ctx, entries...)
+		if err == nil || !transient(err) || !pause(ctx, try, until) {
+			return err
+		}
+	}
 }
 
 // revoke stores c's consents; false when, read again, the record needs no change.

@@ -116,7 +116,7 @@ func (w *Writer) Erase(ctx context.Context, ch tenants.Change) (_ []tenants.Reco
 		if err := runHook(w.s.hooks.failAudit); err != nil {
 			return nil, err
 		}
-		if err := w.s.Audit.Append(ctx, entries...); err != nil {
+		if err := w.appendRepeating(ctx, entries); err != nil {
 			return nil, err
 		}
 	}

@@ -344,8 +344,21 @@ func faultsEraseRevoke(t *testing.T, env *faultEnv, n int, sum *tally) {
 			}
 		}
 	}
-	notRevoked := 0
+	revokedNamed := map[string]bool{}
+	revocations, err := env.check.Audit.List(ctx, "f", tenants.AuditFilter{Action: tenants.ActionConsentRevoked})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range revocations {
+		for _, id := range e.RecordIDs {
+			revokedNamed[id] = true
+		}
+	}
+	notRevoked, notAudited := 0, 0
 	for _, r := range recs {
+		if !revokedNamed[r.PublicID] {
+			notAudited++
+		}
 		got, err := env.check.Records.Get(ctx, "f", r.Kind, r.PublicID)
 		if err != nil {
 			t.Fatal(err)
@@ -360,9 +373,15 @@ func faultsEraseRevoke(t *testing.T, env *faultEnv, n int, sum *tally) {
 	sum.add("records audited as erased twice", int64(twice))
 	sum.add("records counted in success answers", counted.Load())
 	sum.add("revocations lost", int64(notRevoked))
+	sum.add("revocations not audited", int64(notAudited))
 	t.Logf("erase+revoke: %d persons (%d records), %d cuts, %d errors answered (%d not 503) and repeated, %d lease waits; "+
 		"%d erasures answered success with data left, %d records audited as erased (%d twice), %d counted in answers, %d revocations lost",
 		n, len(recs), env.proxy.Cuts(), env.failures.Load(), env.other.Load(), env.leases.Load(), early.Load(), len(named), twice, counted.Load(), notRevoked)
+	if notAudited > 0 {
+		// A revocation cut between its rewrite and its entry after the writer's repeats gave
+		// up loses the entry (mongo/changes.go, Revoke); reported, not failed.
+		t.Logf("%d revocations have no consent.revoked entry", notAudited)
+	}
 	if early.Load() > 0 || len(named) != len(recs) || twice > 0 || notRevoked > 0 {
 		t.Errorf("%d erasures answered success with data left; %d of %d records audited as erased, %d twice; %d revocations lost",
 			early.Load(), len(named), len(recs), twice, notRevoked)
