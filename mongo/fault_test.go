@@ -4,7 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/consentforms/consentforms/tenants/webhook"
+	"log/slog"
 	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"strconv"
@@ -603,4 +607,91 @@ func TestContractThroughProxy(t *testing.T) {
 	t.Cleanup(p.Close)
 	p.Latency(200 * time.Microsecond)
 	storetest.Run(t, func(t *testing.T) tenants.Stores { return openStore(t, p.URI(), freshDB()).Stores() })
+}
+
+// TestFaultsOutbox: the outgoing webhook dispatcher of both instances, each under the dispatch
+// lease as the server runs it, under cuts, each pass repeated: every event in the outbox is
+// delivered (at least once: a delivery whose "delivered" mark was cut, or that a lease changing
+// hands overlapped, is sent again) and none is left pending.
+func TestFaultsOutbox(t *testing.T) { faultRounds(t, faultsOutbox) }
+
+func faultsOutbox(t *testing.T, env *faultEnv, n int, sum *tally) {
+	var mu sync.Mutex
+	got := map[string]int{}
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got[r.Header.Get("webhook-id")]++
+		mu.Unlock()
+	}))
+	defer hook.Close()
+	if err := env.check.Outbox.InsertEndpoint(ctx, tenants.Endpoint{ID: "ep-out", TenantID: "f", URL: hook.URL,
+		Events: []string{"consent.changed"}, Secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", CreatedAt: t0}); err != nil {
+		t.Fatal(err)
+	}
+	events := make([]tenants.OutboxEvent, n)
+	for i := range events {
+		events[i] = tenants.OutboxEvent{ID: fmt.Sprintf("ev%04d", i), TenantID: "f", Type: "consent.changed", Time: time.Now(), Payload: `{"n":1}`}
+	}
+	if err := env.check.Outbox.insertEvents(ctx, events); err != nil {
+		t.Fatal(err)
+	}
+	cfg := webhook.Config{Policy: webhook.Policy{AllowInsecure: true}, Base: time.Millisecond, MaxDelay: 10 * time.Millisecond, Timeout: 2 * time.Second}
+	log := slog.New(slog.DiscardHandler)
+	env.faults(5, true)
+	var wg sync.WaitGroup
+	leaseCtx, stopLeases := context.WithCancel(ctx)
+	defer stopLeases()
+	for i := range 2 {
+		// As the server runs it: the instance holding the dispatch lease dispatches.
+		lease := tenants.NewLease(env.pick(i).Leases, "webhook-dispatch", fmt.Sprint("instance", i), 600*time.Millisecond, nil)
+		go lease.Run(leaseCtx)
+		d := webhook.NewDispatcher(env.pick(i).Outbox, cfg, log, time.Now)
+		d.Held = lease.Held
+		wg.Go(func() {
+			for range 500 {
+				if d.Held() {
+					env.until(t, "dispatch", func() error { return d.Pass(ctx) })
+				}
+				mu.Lock()
+				all := len(got) == n
+				mu.Unlock()
+				if all {
+					return
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		})
+	}
+	wg.Wait()
+	env.faults(0, false)
+	// Whatever a cut left pending is sent by the next passes.
+	d := webhook.NewDispatcher(env.check.Outbox, cfg, log, time.Now)
+	for range 50 {
+		if err := d.Pass(ctx); err != nil {
+			t.Fatal(err)
+		}
+		due, err := env.check.Outbox.Due(ctx, time.Now().Add(time.Minute), 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(due) == 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	again := 0
+	for _, k := range got {
+		again += k - 1
+	}
+	left, _ := env.check.Outbox.Due(ctx, time.Now().Add(time.Minute), 10)
+	sum.add("events delivered", int64(len(got)))
+	sum.add("deliveries sent again", int64(again))
+	sum.add("deliveries left pending", int64(len(left)))
+	t.Logf("outbox: %d events, 2 dispatchers, %d cuts, %d errors repeated; %d delivered, %d sent again, %d left pending",
+		n, env.proxy.Cuts(), env.failures.Load(), len(got), again, len(left))
+	if len(got) != n || len(left) > 0 {
+		t.Errorf("%d of %d events delivered, %d deliveries left pending", len(got), n, len(left))
+	}
 }
