@@ -114,7 +114,9 @@ func faultRounds(t *testing.T, path func(t *testing.T, env *faultEnv, n int, sum
 	t.Logf("totals: %v", sum.n)
 }
 
-func newFaultEnv(t *testing.T, round uint64) *faultEnv {
+// startProxy starts a fault proxy in front of the test binary's FerretDB, closed when the
+// test ends.
+func startProxy(t *testing.T) *faultproxy.Proxy {
 	t.Helper()
 	u, err := url.Parse(server.URI())
 	if err != nil {
@@ -125,6 +127,13 @@ func newFaultEnv(t *testing.T, round uint64) *faultEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(p.Close)
+	return p
+}
+
+func newFaultEnv(t *testing.T, round uint64) *faultEnv {
+	t.Helper()
+	p := startProxy(t)
+	var err error
 	seed := uint64(time.Now().UnixNano())
 	if v := os.Getenv("CONSENTFORMS_FAULT_SEED"); v != "" {
 		if seed, err = strconv.ParseUint(v, 10, 64); err != nil {
@@ -419,14 +428,7 @@ func faultsExpiry(t *testing.T, env *faultEnv, n int, sum *tally) {
 		}
 	}
 	now := t0.Add(time.Hour)
-	run := tenants.ExpiryRun{Now: now, Limit: 7, Audit: func(rec tenants.Record, names []string) []tenants.AuditEntry {
-		out := make([]tenants.AuditEntry, len(names))
-		for i, name := range names {
-			out[i] = tenants.AuditEntry{ID: "expired:" + rec.ID + ":" + name, Time: now, TenantID: rec.TenantID,
-				Actor: tenants.ActorSystem, Action: tenants.ActionConsentExpired, RecordIDs: []string{rec.PublicID}, Detail: name}
-		}
-		return out
-	}}
+	run := expiryRun(now, 7)
 	env.faults(3, true)
 	var counted atomic.Int64
 	workers(4, func(i int) {
@@ -496,16 +498,7 @@ func TestTwoInstancesMixedLoad(t *testing.T) {
 	}
 	start := time.Now()
 	stop := make(chan struct{})
-	expiry := func(now time.Time) tenants.ExpiryRun {
-		return tenants.ExpiryRun{Now: now, Limit: 50, Audit: func(rec tenants.Record, names []string) []tenants.AuditEntry {
-			out := make([]tenants.AuditEntry, len(names))
-			for i, name := range names {
-				out[i] = tenants.AuditEntry{ID: "expired:" + rec.ID + ":" + name, Time: now, TenantID: rec.TenantID,
-					Actor: tenants.ActorSystem, Action: tenants.ActionConsentExpired, RecordIDs: []string{rec.PublicID}, Detail: name}
-			}
-			return out
-		}}
-	}
+	expiry := func(now time.Time) tenants.ExpiryRun { return expiryRun(now, 50) }
 	var jobs sync.WaitGroup
 	var counted atomic.Int64
 	for _, s := range []*Store{env.a, env.b} {
@@ -596,15 +589,7 @@ func TestTwoInstancesMixedLoad(t *testing.T) {
 // TestContractThroughProxy runs the store contract suite again through the proxy with
 // latency on every chunk: the store keeps its promises on a slow network too.
 func TestContractThroughProxy(t *testing.T) {
-	u, err := url.Parse(server.URI())
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := faultproxy.Start(u.Host)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(p.Close)
+	p := startProxy(t)
 	p.Latency(200 * time.Microsecond)
 	storetest.Run(t, func(t *testing.T) tenants.Stores { return openStore(t, p.URI(), freshDB()).Stores() })
 }

@@ -67,6 +67,19 @@ func TestChainSameEntriesTwoInstances(t *testing.T) {
 	verifyOK(t, b, "t", 20)
 }
 
+// expiryRun is the expiry job's run at now: one consent.expired entry per consent, under the
+// job's derived id.
+func expiryRun(now time.Time, limit int) tenants.ExpiryRun {
+	return tenants.ExpiryRun{Now: now, Limit: limit, Audit: func(rec tenants.Record, names []string) []tenants.AuditEntry {
+		out := make([]tenants.AuditEntry, len(names))
+		for i, name := range names {
+			out[i] = tenants.AuditEntry{ID: "expired:" + rec.ID + ":" + name, Time: now, TenantID: rec.TenantID,
+				Actor: tenants.ActorSystem, Action: tenants.ActionConsentExpired, RecordIDs: []string{rec.PublicID}, Detail: name}
+		}
+		return out
+	}}
+}
+
 // TestExpireTwoInstances: the expiry job running on two instances at once records each
 // expiry once: one consent.expired entry, counted by one instance, and the chain verifies.
 func TestExpireTwoInstances(t *testing.T) {
@@ -80,14 +93,7 @@ func TestExpireTwoInstances(t *testing.T) {
 		ingest(t, a, r)
 	}
 	now := t0.Add(time.Hour)
-	run := tenants.ExpiryRun{Now: now, Limit: 7, Audit: func(rec tenants.Record, names []string) []tenants.AuditEntry {
-		out := make([]tenants.AuditEntry, len(names))
-		for i, name := range names {
-			out[i] = tenants.AuditEntry{ID: "expired:" + rec.ID + ":" + name, Time: now, TenantID: rec.TenantID,
-				Actor: tenants.ActorSystem, Action: tenants.ActionConsentExpired, RecordIDs: []string{rec.PublicID}, Detail: name}
-		}
-		return out
-	}}
+	run := expiryRun(now, 7)
 	counts := make([]int, 4)
 	var wg sync.WaitGroup
 	for i, s := range []*Store{a, b, a, b} {
