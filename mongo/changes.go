@@ -2,6 +2,7 @@ package mongo
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -118,6 +119,11 @@ func (w *Writer) Revoke(ctx context.Context, ch tenants.Change) ([]tenants.Recor
 	for _, c := range todo {
 		ok, err := w.revoke(ctx, ch, c)
 		if err != nil {
+			// What was rewritten is audited before the error is answered: the repeat finds
+			// those records unchanged and audits only the rest.
+			if len(changed) > 0 {
+				err = errors.Join(err, w.appendRepeating(ctx, ch.Audit(changed)))
+			}
 			return nil, err
 		}
 		if ok {
@@ -154,6 +160,17 @@ func (w *Writer) appendRepeating(ctx context.Context, entries []tenants.AuditEnt
 func (w *Writer) revoke(ctx context.Context, ch tenants.Change, c change) (bool, error) {
 	for range casAttempts {
 		ok, err := w.cas(ctx, c.doc, setConsents(c.after))
+		if transient(err) {
+			// The answer was lost: the rewrite may have been applied. Read again: at the next
+			// revision and no longer needing the change, it is taken as this call's.
+			d, rerr := w.s.Records.getDoc(ctx, c.doc.TenantID, c.doc.Kind, c.doc.ID)
+			if rerr == nil && d.Rev == c.doc.Rev+1 {
+				if again, perr := prepare(d, ch); perr == nil && !again.changed {
+					return true, nil
+				}
+			}
+			return false, err
+		}
 		if err != nil || ok {
 			return ok, err
 		}
