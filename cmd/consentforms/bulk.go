@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/ops"
 )
 
@@ -12,7 +13,7 @@ import (
 const bulkEvery = time.Second
 
 // bulkLoop runs the approved bulk erasures and expires the undecided ones until ctx ends.
-func bulkLoop(ctx context.Context, svc *ops.Service, log *slog.Logger) {
+func bulkLoop(ctx context.Context, svc *ops.Service, lease *tenants.Lease, log *slog.Logger) {
 	t := time.NewTicker(bulkEvery)
 	defer t.Stop()
 	for {
@@ -20,6 +21,9 @@ func bulkLoop(ctx context.Context, svc *ops.Service, log *slog.Logger) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		}
+		if !lease.Held() {
+			continue // another instance runs it
 		}
 		if err := svc.RunBulk(ctx); err != nil && ctx.Err() == nil {
 			log.Warn("bulk erasure job", "err", err)

@@ -39,6 +39,9 @@ func cli(ctx context.Context, cfg Config, args []string, stdout io.Writer) error
 		run = runRetention
 	case "audit verify":
 		run = auditVerify(stdout, fs.String("tenant", "", "verify this tenant's chain only"))
+	case "audit acknowledge":
+		run = auditAcknowledge(fs.String("tenant", "", "tenant id"), fs.String("entry", "", "the entry the break is reported at"),
+			fs.String("reason", "", "why the break is accepted (kept in the audit log)"))
 	case "key create":
 		tenant := fs.String("tenant", "", "tenant id")
 		scopes := fs.String("scopes", "", "comma-separated scopes, or all")

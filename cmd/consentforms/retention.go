@@ -39,14 +39,18 @@ func parseRetentionEvery(s string) (time.Duration, error) {
 }
 
 // retentionLoop runs the retention job every `every` until ctx ends; 0 turns it off.
-func retentionLoop(ctx context.Context, svc *ops.Service, every time.Duration, log *slog.Logger) {
+func retentionLoop(ctx context.Context, svc *ops.Service, every time.Duration, lease *tenants.Lease, log *slog.Logger) {
 	if every <= 0 {
 		return
 	}
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
-		n, err := svc.RunRetention(ctx)
+		var n tenants.Counts
+		var err error
+		if lease.Held() {
+			n, err = svc.RunRetention(ctx)
+		}
 		switch {
 		case err != nil && ctx.Err() == nil:
 			log.Warn("retention job", "err", err)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"sync"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -97,9 +98,14 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	go func() { served <- app.Listener(newLimitListener(ln, lim, cfg.TrustedProxies, log)) }()
 	jobDone := make(chan struct{})
 	jobCtx, stopJob := context.WithCancel(ctx)
-	go func() { defer close(jobDone); expiryLoop(jobCtx, svc, log) }()
+	leases, leasesDone := startLeases(jobCtx, store.Leases, log)
+	defer func() { stopJob(); <-leasesDone }()
+	go func() { defer close(jobDone); expiryLoop(jobCtx, svc, leases[jobExpiry], log) }()
 	retentionDone := make(chan struct{})
-	go func() { defer close(retentionDone); retentionLoop(jobCtx, svc, retentionEvery, log) }()
+	go func() {
+		defer close(retentionDone)
+		retentionLoop(jobCtx, svc, retentionEvery, leases[jobRetention], log)
+	}()
 	defer func() { stopJob(); <-retentionDone }()
 	diagDone := make(chan struct{})
 	go func() {
@@ -108,16 +114,18 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	}()
 	defer func() { stopJob(); <-diagDone }()
 	verifyDone := make(chan struct{})
-	go func() { defer close(verifyDone); auditVerifyLoop(jobCtx, store, log) }()
+	go func() { defer close(verifyDone); auditVerifyLoop(jobCtx, store, leases[jobVerify], log) }()
 	defer func() { stopJob(); <-verifyDone }()
 	hooksDone := make(chan struct{})
 	go func() {
 		defer close(hooksDone)
-		webhook.NewDispatcher(store.Outbox, cfg.Webhooks, log, time.Now).Run(jobCtx)
+		d := webhook.NewDispatcher(store.Outbox, cfg.Webhooks, log, time.Now)
+		d.Held = leases[jobDispatch].Held
+		d.Run(jobCtx)
 	}()
 	defer func() { stopJob(); <-hooksDone }()
 	bulkDone := make(chan struct{})
-	go func() { defer close(bulkDone); bulkLoop(jobCtx, svc, log) }()
+	go func() { defer close(bulkDone); bulkLoop(jobCtx, svc, leases[jobBulk], log) }()
 	defer func() { stopJob(); <-bulkDone }()
 
 	select {
@@ -145,11 +153,15 @@ func storeName(cfg Config) string {
 	return "sqlite"
 }
 
-func expiryLoop(ctx context.Context, svc *ops.Service, log *slog.Logger) {
+func expiryLoop(ctx context.Context, svc *ops.Service, lease *tenants.Lease, log *slog.Logger) {
 	t := time.NewTicker(expiryEvery)
 	defer t.Stop()
 	for {
-		n, err := svc.ExpireDue(ctx)
+		var n int
+		var err error
+		if lease.Held() {
+			n, err = svc.ExpireDue(ctx)
+		}
 		switch {
 		case err != nil && ctx.Err() == nil:
 			svc.ObserveError(err)
@@ -191,4 +203,35 @@ func firstAdmin(ctx context.Context, store tenants.Stores, cfg Config, stdout io
 		fmt.Fprintf(stdout, "Platform admin created: %s (password from CONSENTFORMS_ADMIN_PASSWORD)\n", email)
 	}
 	return nil
+}
+
+// The once-per-cluster jobs, each under its lease (tenants.Lease).
+const (
+	jobExpiry    = "expiry"
+	jobRetention = "retention"
+	jobBulk      = "bulk-erasure"
+	jobDispatch  = "webhook-dispatch"
+	jobVerify    = "audit-verify"
+)
+
+// leaseTTL is how long a job's lease holds without renewal: an instance that stops hands its
+// jobs to another within it.
+const leaseTTL = 30 * time.Second
+
+// startLeases takes (or finds taken) the lease of each job for this instance, once before the
+// jobs start and then in the background until ctx ends (done closes then). Without a lease
+// repository (the embedded store: one instance) every lease is held.
+func startLeases(ctx context.Context, repo tenants.LeaseRepo, log *slog.Logger) (map[string]*tenants.Lease, chan struct{}) {
+	owner := tenants.NewID("inst_")
+	leases := map[string]*tenants.Lease{}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, job := range []string{jobExpiry, jobRetention, jobBulk, jobDispatch, jobVerify} {
+		l := tenants.NewLease(repo, job, owner, leaseTTL, func(err error) { log.Warn("job lease", "job", job, "err", err) })
+		l.Renew(ctx)
+		leases[job] = l
+		wg.Go(func() { l.Run(ctx) })
+	}
+	go func() { wg.Wait(); close(done) }()
+	return leases, done
 }
