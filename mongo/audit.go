@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -51,19 +52,23 @@ func (s *sequence) take(n int) int64 {
 // exists is not stored again, so a repeated job appends nothing twice. An entry without an id
 // gets a fresh one.
 func (r *Audit) Append(ctx context.Context, entries ...tenants.AuditEntry) error {
-	for _, err := range r.appendChained(ctx, entries, nil) {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	_, err := r.appendNew(ctx, entries...)
+	return err
+}
+
+// appendNew is Append that also returns how many of the entries it added: those whose id
+// existed, stored by a repeat or by another instance, are not counted.
+func (r *Audit) appendNew(ctx context.Context, entries ...tenants.AuditEntry) (int, error) {
+	added, errs := r.appendChained(ctx, entries, nil)
+	return added, errors.Join(errs...)
 }
 
 // appendChained appends entries, one chain append per tenant, the tenants at once, and
-// returns each entry's error. An entry with an id is looked up first when check[i] (or check
-// is nil).
-func (r *Audit) appendChained(ctx context.Context, entries []tenants.AuditEntry, check []bool) []error {
+// returns how many it added and each entry's error. An entry with an id is looked up first
+// when check[i] (or check is nil).
+func (r *Audit) appendChained(ctx context.Context, entries []tenants.AuditEntry, check []bool) (int, []error) {
 	errs := make([]error, len(entries))
+	var added atomic.Int64
 	// Numbered here, in the order given: entries of one time list in order of append, across
 	// tenants too.
 	first := r.seq.take(len(entries))
@@ -79,14 +84,15 @@ func (r *Audit) appendChained(ctx context.Context, entries []tenants.AuditEntry,
 			for j, i := range idx {
 				es[j], ck[j] = auditDoc{AuditEntry: entries[i], Seq: first + int64(i)}, check == nil || check[i]
 			}
-			err := r.chains.append(ctx, tenantID, es, ck)
+			n, err := r.chains.append(ctx, tenantID, es, ck)
+			added.Add(int64(n))
 			for _, i := range idx {
 				errs[i] = err
 			}
 		})
 	}
 	wg.Wait()
-	return errs
+	return int(added.Load()), errs
 }
 
 // docs numbers entries in order and gives each without an id a fresh one.
@@ -109,6 +115,23 @@ func (r *Audit) exists(ctx context.Context, tenantID, id string) (bool, error) {
 		return false, nil
 	}
 	return err == nil, translate("find audit entry", err)
+}
+
+// settled reports whether the tenant's entry with id is stored or will be: an entry that an
+// append linked but did not store yet (a cut, a crash) is held by the chain's latest link, which
+// is completed first when the entry is not found. (Links before the latest are complete: an
+// append completes the latest before it links after it.)
+func (r *Audit) settled(ctx context.Context, tenantID, id string) (bool, error) {
+	if ok, err := r.exists(ctx, tenantID, id); ok || err != nil {
+		return ok, err
+	}
+	unlock := r.chains.lock(tenantID)
+	_, _, err := r.chains.complete(ctx, tenantID)
+	unlock()
+	if err != nil {
+		return false, err
+	}
+	return r.exists(ctx, tenantID, id)
 }
 
 // List returns the tenant's entries matching f, newest first.

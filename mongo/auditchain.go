@@ -70,37 +70,42 @@ func (c *chains) lock(tenantID string) func() {
 	return m.Unlock
 }
 
-// append adds entries, all of tenantID, at the end of its chain. An entry that may exist
-// already (check[i], or all when check is nil: ids derived from what they record) is looked
-// up first and left out when it does: it has its place in the chain.
-func (c *chains) append(ctx context.Context, tenantID string, entries []auditDoc, check []bool) error {
+// append adds entries, all of tenantID, at the end of its chain, and returns how many it
+// added. Entries sharing an id take one place (a submission and its repeat in one batch). An
+// entry that may exist already (check[i]: ids derived from what they record) is looked up
+// after the head is complete, on every try: whoever appended it before, this process or
+// another instance racing for the same place, it has its place in the chain and is left out,
+// so a repeated id never claims a place that its insert then leaves empty.
+func (c *chains) append(ctx context.Context, tenantID string, entries []auditDoc, check []bool) (int, error) {
 	defer c.lock(tenantID)()
-	entries, err := c.leaveOutExisting(ctx, tenantID, entries, check)
-	if err != nil || len(entries) == 0 {
-		return err
-	}
+	entries, check = distinct(entries, check)
 	for range maxCASTries {
 		head, err := c.head(ctx, tenantID)
 		if err != nil {
-			return err
+			return 0, err
 		}
-		docs := make([]any, len(entries))
-		link := linkDoc{ID: linkID(tenantID, head.Chain+1), TenantID: tenantID, First: head.Chain + 1, Entries: make([]auditDoc, len(entries))}
+		todo, err := c.leaveOutExisting(ctx, tenantID, entries, check)
+		if err != nil || len(todo) == 0 {
+			return 0, err
+		}
+		docs := make([]any, len(todo))
+		link := linkDoc{ID: linkID(tenantID, head.Chain+1), TenantID: tenantID, First: head.Chain + 1, Entries: make([]auditDoc, len(todo))}
 		next := head
-		for i, d := range entries {
+		for i, d := range todo {
 			next = next.Link(&d.AuditEntry)
 			docs[i], link.Entries[i] = d, d
 		}
-		link.Last, link.Hash, link.LastID = next.Chain, next.Hash, entries[len(entries)-1].ID
+		link.Last, link.Hash, link.LastID = next.Chain, next.Hash, todo[len(todo)-1].ID
 		if _, err := c.links.InsertOne(ctx, link); mongo.IsDuplicateKeyError(err) {
 			c.forget(tenantID)
 			continue
 		} else if err != nil {
-			return translate("link audit entries", err)
+			c.forget(tenantID) // the link may be stored: the next append reads it
+			return 0, translate("link audit entries", err)
 		}
 		if err := c.insert(ctx, docs); err != nil {
 			c.forget(tenantID) // the next append completes it
-			return err
+			return 0, err
 		}
 		c.mu.Lock()
 		c.mine[tenantID] = next
@@ -108,16 +113,32 @@ func (c *chains) append(ctx context.Context, tenantID string, entries []auditDoc
 		// The entries are stored: the link need not hold them any more. Should this fail,
 		// they are stored again, as a no-op, by whoever reads the link next.
 		_, _ = c.links.UpdateOne(ctx, bson.D{{Key: "_id", Value: link.ID}}, bson.D{{Key: "$unset", Value: bson.D{{Key: "entries", Value: ""}}}})
-		return nil
+		return len(todo), nil
 	}
-	return fmt.Errorf("append audit: the chain of a tenant kept moving: %w", tenants.ErrUnavailable)
+	return 0, fmt.Errorf("append audit: the chain of a tenant kept moving: %w", tenants.ErrUnavailable)
+}
+
+// distinct keeps the first of the entries sharing an id (one to check when any of them is).
+func distinct(entries []auditDoc, check []bool) ([]auditDoc, []bool) {
+	seen := make(map[string]int, len(entries))
+	outE, outC := entries[:0:0], check[:0:0]
+	for i, e := range entries {
+		ck := check == nil || check[i]
+		if j, dup := seen[e.ID]; dup && e.ID != "" {
+			outC[j] = outC[j] || ck
+			continue
+		}
+		seen[e.ID] = len(outE)
+		outE, outC = append(outE, e), append(outC, ck)
+	}
+	return outE, outC
 }
 
 // leaveOutExisting drops the entries to check whose ids are stored.
 func (c *chains) leaveOutExisting(ctx context.Context, tenantID string, entries []auditDoc, check []bool) ([]auditDoc, error) {
 	var ids []string
 	for i, e := range entries {
-		if e.ID != "" && (check == nil || check[i]) {
+		if e.ID != "" && check[i] {
 			ids = append(ids, e.ID)
 		}
 	}

@@ -98,3 +98,8 @@ func (d verificationDoc) verification() tenants.ChainVerification {
 	return tenants.ChainVerification{TenantID: d.TenantID, VerifiedAt: d.VerifiedAt, Entries: d.Entries,
 		Head: tenants.ChainHead{Chain: d.HeadChain, Hash: d.HeadHash}, LastID: d.LastID, UpTo: d.UpTo, OK: d.OK, BrokenID: d.BrokenID}
 }
+
+// Acknowledgments lists the tenant's audit.acknowledged entries.
+func (r *AuditChains) Acknowledgments(ctx context.Context, tenantID string) ([]tenants.AuditEntry, error) {
+	return r.chains.audit.List(ctx, tenantID, tenants.AuditFilter{Action: tenants.ActionAuditAcknowledged})
+}

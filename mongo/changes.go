@@ -2,6 +2,8 @@ package mongo
 
 import (
 	"context"
+	"errors"
+	"time"
 
 	"github.com/consentforms/consentforms/tenants"
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -117,6 +119,11 @@ func (w *Writer) Revoke(ctx context.Context, ch tenants.Change) ([]tenants.Recor
 	for _, c := range todo {
 		ok, err := w.revoke(ctx, ch, c)
 		if err != nil {
+			// What was rewritten is audited before the error is answered: the repeat finds
+			// those records unchanged and audits only the rest.
+			if len(changed) > 0 {
+				err = errors.Join(err, w.appendRepeating(ctx, ch.Audit(changed)))
+			}
 			return nil, err
 		}
 		if ok {
@@ -124,17 +131,46 @@ func (w *Writer) Revoke(ctx context.Context, ch tenants.Change) ([]tenants.Recor
 		}
 	}
 	if len(changed) > 0 {
-		if err := w.s.Audit.Append(ctx, ch.Audit(changed)...); err != nil {
+		if err := w.appendRepeating(ctx, ch.Audit(changed)); err != nil {
 			return nil, err
 		}
 	}
 	return changed, nil
 }
 
+// appendRepeating appends entries of a change already written, repeating the append while its
+// answer was lost (retryFor): each entry gets its id once, so a repeat finds what the lost
+// answer stored and appends nothing twice, and a connection cut does not lose the entries.
+func (w *Writer) appendRepeating(ctx context.Context, entries []tenants.AuditEntry) error {
+	for i := range entries {
+		if entries[i].ID == "" {
+			entries[i].ID = tenants.NewAuditID(entries[i].Time)
+		}
+	}
+	until := time.Now().Add(retryFor)
+	for try := 0; ; try++ {
+		err := w.s.Audit.Append(ctx, entries...)
+		if err == nil || !transient(err) || !pause(ctx, try, until) {
+			return err
+		}
+	}
+}
+
 // revoke stores c's consents; false when, read again, the record needs no change.
 func (w *Writer) revoke(ctx context.Context, ch tenants.Change, c change) (bool, error) {
 	for range casAttempts {
 		ok, err := w.cas(ctx, c.doc, setConsents(c.after))
+		if transient(err) {
+			// The answer was lost: the rewrite may have been applied. Read again: at the next
+			// revision and no longer needing the change, it is taken as this call's.
+			d, rerr := w.s.Records.getDoc(ctx, c.doc.TenantID, c.doc.Kind, c.doc.ID)
+			if rerr == nil && d.Rev == c.doc.Rev+1 {
+				if again, perr := prepare(d, ch); perr == nil && !again.changed {
+					return true, nil
+				}
+			}
+			return false, err
+		}
 		if err != nil || ok {
 			return ok, err
 		}
@@ -174,10 +210,10 @@ func (w *Writer) Expire(ctx context.Context, run tenants.ExpiryRun) (int, error)
 			lost := false
 			for _, d := range due {
 				n, ok, err := w.expire(ctx, d, run)
+				total += n
 				if err != nil {
 					return total, err
 				}
-				total += n
 				lost = lost || !ok
 			}
 			// A record changed meanwhile is still due: read again.
@@ -189,7 +225,9 @@ func (w *Writer) Expire(ctx context.Context, run tenants.ExpiryRun) (int, error)
 	return total, nil
 }
 
-// expire records the expiry of d's due consents; ok is false when d changed meanwhile.
+// expire records the expiry of d's due consents; ok is false when d changed meanwhile. n
+// counts the expiries whose audit entries this call added: of instances running the job at
+// once, and of a run repeating one that stopped, each expiry is counted by one only.
 func (w *Writer) expire(ctx context.Context, d recordDoc, run tenants.ExpiryRun) (n int, ok bool, err error) {
 	cp, err := d.copied()
 	if err != nil {
@@ -200,20 +238,20 @@ func (w *Writer) expire(ctx context.Context, d recordDoc, run tenants.ExpiryRun)
 		return 0, false, err
 	}
 	names := rec.Consents.ExpireDue(run.Now)
+	added := 0
 	if len(names) > 0 {
-		if err := w.s.Audit.Append(ctx, run.Audit(rec, names)...); err != nil {
-			return 0, false, err
+		if added, err = w.s.Audit.appendNew(ctx, run.Audit(rec, names)...); err != nil {
+			return added, false, err
 		}
 		if run.Events != nil {
 			// Deterministic ids, as the audit entries': a repeat fills a gap, writes nothing twice.
 			if err := w.s.Outbox.insertEvents(ctx, run.Events(rec, names)); err != nil {
-				return 0, false, err
+				return added, false, err
 			}
 		}
 	}
-	// Written even when nothing expired, so that the next deadline is recomputed.
-	if ok, err = w.cas(ctx, d, setConsents(rec)); err != nil || !ok {
-		return 0, ok, err
-	}
-	return len(names), true, nil
+	// Written even when nothing expired, so that the next deadline is recomputed. The entries
+	// added count even when the record changed meanwhile: read again, it adds none.
+	ok, err = w.cas(ctx, d, setConsents(rec))
+	return added, ok, err
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -18,13 +20,30 @@ const claimLease = 2 * time.Minute
 // never sees its claims taken over.
 const eraseTimeout = 30 * time.Second
 
-// eraseHooks stop an erasure between its steps, as a crash would; set by tests only.
+// claimWait bounds how long an erasure waits for another one that holds a claim on a record
+// it must anonymise: past it, it answers unavailable (503, the client repeats), never success
+// with the record left as it was.
+const claimWait = 5 * time.Second
+
+// claimPoll is how often a waiting erasure looks at the claim again.
+const claimPoll = 20 * time.Millisecond
+
+// errErasing answers an erasure that found a record held by another erasure, still running or
+// stopped within its lease, and could not wait for it: a repeat finishes the work.
+var errErasing = fmt.Errorf("erase: a matching record is being erased by another call: %w", tenants.ErrUnavailable)
+
+// eraseHooks stop an erasure between its steps; set by tests only. afterClaim and afterAudit
+// stand for a crash (the erasure returns, leaving what it wrote); failAudit for a failed
+// audit append (the erasure returns its error after giving back its claims).
 type eraseHooks struct {
-	afterClaim, afterAudit func() error
+	afterClaim, afterAudit, failAudit func() error
+	// claimWait, when set, replaces claimWait.
+	claimWait time.Duration
 }
 
 // Erase implements tenants.Writer without a transaction, so that each record is counted by
-// one call only, whatever runs at once and wherever a call stops:
+// one call only, whatever runs at once and wherever a call stops, and so that an erasure that
+// answers success has anonymised every matching record:
 //
 //  1. Find the tenant's records carrying the keys and apply ch to copies of them; if any
 //     Apply fails, nothing has been written.
@@ -32,19 +51,22 @@ type eraseHooks struct {
 //     another erasure X counts for X: when X's audit entry exists, X counted it and only its
 //     stripping is left to finish; when it does not and the claim is older than claimLease, X
 //     stopped before its audit entry and this erasure takes the record over and counts it; a
-//     fresh claim belongs to an erasure still running and is left to it.
+//     fresh claim belongs to an erasure still running: this one waits for it (claimWait) and
+//     looks again, and answers unavailable when it is still held.
 //  3. Append ch.Audit of the records claimed here, the first entry under id E (more as E-1,
 //     E-2, …), so that whether E was counted can be looked up.
 //  4. Replace each record claimed here, and each left to finish, by its changed version,
 //     conditional on the revision read; stripped, it no longer carries the keys and is not
 //     found. Then remove its claims.
 //
-// A stop after 2 leaves claims without an entry: a repeat within the lease counts nothing
-// and leaves the records, one after it counts them once. A stop after 3 leaves audited
-// records unstripped: a repeat strips them, counting nothing. A stop in 4 leaves claims of
-// records no longer found, which nothing reads. (An Audit returning no entry leaves nothing
-// to look up: after a stop in 3–4 a repeat past the lease would count its records again.)
-func (w *Writer) Erase(ctx context.Context, ch tenants.Change) ([]tenants.Record, error) {
+// An erasure that fails before its audit entry exists gives its claims back, so that a repeat
+// right after it takes the records at once. A crash after 2 leaves claims without an entry: a
+// repeat within the lease waits and answers unavailable, one after it counts them once. A stop
+// after 3 leaves audited records unstripped: a repeat strips them, counting nothing. A stop in
+// 4 leaves claims of records no longer found, which nothing reads. (An Audit returning no entry
+// leaves nothing to look up: after a stop in 3–4 a repeat past the lease would count its
+// records again.)
+func (w *Writer) Erase(ctx context.Context, ch tenants.Change) (_ []tenants.Record, err error) {
 	ctx, cancel := context.WithTimeout(ctx, eraseTimeout)
 	defer cancel()
 	todo, err := w.changes(ctx, ch)
@@ -53,6 +75,15 @@ func (w *Writer) Erase(ctx context.Context, ch tenants.Change) ([]tenants.Record
 	}
 	now := w.s.now()
 	e := &erasure{w: w, ch: ch, id: tenants.NewAuditID(now), now: now, audited: map[string]bool{}}
+	crashed := false
+	defer func() {
+		if err != nil && !crashed {
+			e.giveBack(ctx)
+		}
+	}()
+	// In one order, so that erasures of overlapping records wait for each other in turn,
+	// never each for a record the other holds.
+	slices.SortFunc(todo, func(a, b change) int { return strings.Compare(a.doc.ID, b.doc.ID) })
 	var mine, finish []change
 	for _, c := range todo {
 		c, whose, err := e.claim(ctx, c)
@@ -66,6 +97,7 @@ func (w *Writer) Erase(ctx context.Context, ch tenants.Change) ([]tenants.Record
 		}
 	}
 	if err := runHook(w.s.hooks.afterClaim); err != nil {
+		crashed = true
 		return nil, err
 	}
 	if len(mine) > 0 && ch.Events != nil {
@@ -80,11 +112,16 @@ func (w *Writer) Erase(ctx context.Context, ch tenants.Change) ([]tenants.Record
 		for i := range entries {
 			entries[i].ID = suffixed(e.id, i)
 		}
-		if err := w.s.Audit.Append(ctx, entries...); err != nil {
+		e.appending = true
+		if err := runHook(w.s.hooks.failAudit); err != nil {
+			return nil, err
+		}
+		if err := w.appendRepeating(ctx, entries); err != nil {
 			return nil, err
 		}
 	}
 	if err := runHook(w.s.hooks.afterAudit); err != nil {
+		crashed = true
 		return nil, err
 	}
 	for _, c := range append(mine, finish...) {
@@ -106,6 +143,42 @@ type erasure struct {
 	id      string
 	now     time.Time
 	audited map[string]bool // erasure ids whose audit entry exists
+	// claimed are the claims this erasure won, by record id: their generations.
+	claimed []claimDoc
+	// appending is set once the audit entry may have been written.
+	appending bool
+}
+
+// giveBack removes the claims of a failed erasure whose audit entry does not exist, so that a
+// repeat takes the records at once instead of waiting out the lease. Where the entry exists
+// or cannot be looked up, the claims stay: the records were counted, and a repeat strips them.
+func (e *erasure) giveBack(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), compensateFor)
+	defer cancel()
+	until := time.Now().Add(compensateFor)
+	for try := 0; ; try++ {
+		err := e.dropClaims(ctx)
+		if err == nil || !transient(err) || !pause(ctx, try, until) {
+			return // what is left, the lease ends
+		}
+	}
+}
+
+// dropClaims removes this erasure's claims unless its audit entry may exist.
+func (e *erasure) dropClaims(ctx context.Context) error {
+	if e.appending {
+		if done, err := e.w.s.Audit.settled(ctx, e.ch.TenantID, e.id); err != nil || done {
+			return err
+		}
+	}
+	for len(e.claimed) > 0 {
+		c := e.claimed[0]
+		if err := e.w.s.claims.drop(ctx, c.TenantID, c.RecordID, c.Gen); err != nil {
+			return err
+		}
+		e.claimed = e.claimed[1:]
+	}
+	return nil
 }
 
 // whose says which erasure a record counts for.
@@ -117,10 +190,16 @@ const (
 	finishing              // counted by an erasure that stopped after its audit entry
 )
 
-// claim claims c's record for this erasure, or tells whose it is.
+// claim claims c's record for this erasure, or tells whose it is. A record held by another
+// erasure that has not counted it yet is waited for (claimWait); still held, errErasing.
 func (e *erasure) claim(ctx context.Context, c change) (change, whose, error) {
 	tenantID, recordID := c.doc.TenantID, c.doc.ID
-	for range casAttempts {
+	wait := claimWait
+	if e.w.s.hooks.claimWait > 0 {
+		wait = e.w.s.hooks.claimWait
+	}
+	deadline := time.Now().Add(wait)
+	for attempts := 0; attempts < casAttempts; {
 		gen := 0
 		last, found, err := e.w.s.claims.latest(ctx, tenantID, recordID)
 		if err != nil {
@@ -133,11 +212,26 @@ func (e *erasure) claim(ctx context.Context, c change) (change, whose, error) {
 				return c, others, err
 			case done:
 				return c, finishing, nil
-			case e.now.Sub(last.At) < claimLease:
-				return c, others, nil
+			case e.w.s.now().Sub(last.At) < claimLease:
+				// Another erasure holds it and has not counted it: it is running, or stopped
+				// within its lease. Answering now would leave the record as it is.
+				if time.Now().After(deadline) {
+					return c, others, errErasing
+				}
+				select {
+				case <-ctx.Done():
+					return c, others, errErasing
+				case <-time.After(claimPoll):
+				}
+				delete(e.audited, last.ErasureID)
+				if c, err = e.reread(ctx, c); err != nil || !c.changed {
+					return c, others, err // stripped meanwhile: nothing left here
+				}
+				continue
 			}
 			gen = last.Gen + 1
 		}
+		attempts++
 		won, err := e.w.s.claims.insert(ctx, tenantID, recordID, gen, e.id, e.now)
 		if err != nil {
 			return c, others, err
@@ -145,6 +239,7 @@ func (e *erasure) claim(ctx context.Context, c change) (change, whose, error) {
 		if !won {
 			continue // another erasure claimed it first: see whose it is now
 		}
+		e.claimed = append(e.claimed, claimDoc{TenantID: tenantID, RecordID: recordID, Gen: gen})
 		// Read it again: an erasure that finished after this one read it has stripped it (and
 		// removed its claims, which is how this claim could be won), and the change is applied
 		// to the record as it is now.
@@ -203,7 +298,7 @@ func (e *erasure) isAudited(ctx context.Context, id string) (bool, error) {
 	if done, ok := e.audited[id]; ok {
 		return done, nil
 	}
-	done, err := e.w.s.Audit.exists(ctx, e.ch.TenantID, id)
+	done, err := e.w.s.Audit.settled(ctx, e.ch.TenantID, id)
 	if err == nil {
 		e.audited[id] = done
 	}

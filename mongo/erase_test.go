@@ -21,6 +21,7 @@ func eraseFixture(t *testing.T) (*Store, *clock) {
 	s := openStore(t, server.URI(), freshDB())
 	c := &clock{t: t0}
 	s.now = c.now
+	s.hooks.claimWait = 200 * time.Millisecond
 	ingest(t, s, person("a", tenants.KindFormSubmission, "f1", "ke"), person("a", tenants.KindFormSubmission, "f2", "ke", "kp"),
 		person("a", tenants.KindCanvassing, "c1", "kp"), person("a", tenants.KindFormSubmission, "other", "kz"))
 	return s, c
@@ -83,10 +84,11 @@ func TestEraseCrashAfterClaim(t *testing.T) {
 	}
 	s.hooks.afterClaim = nil
 
-	// Within the lease the claims belong to an erasure that may still be running.
+	// Within the lease the claims belong to an erasure that may still be running: a repeat
+	// waits for it, then answers unavailable (503), never success with the records as they were.
 	clk.set(t0.Add(claimLease - time.Second))
-	if got, err := s.Writer.Erase(ctx, eraseChange("ke", "kp")); err != nil || len(got) != 0 {
-		t.Errorf("a repeat within the lease = %d records, %v; want 0", len(got), err)
+	if got, err := s.Writer.Erase(ctx, eraseChange("ke", "kp")); !errors.Is(err, tenants.ErrUnavailable) {
+		t.Errorf("a repeat within the lease = %d records, %v; want unavailable", len(got), err)
 	}
 	if n := found(t, s); n != 3 {
 		t.Errorf("within the lease %d of 3 records are found, want all: they are left to their claim", n)
@@ -161,6 +163,7 @@ func TestEraseConcurrentTakeover(t *testing.T) {
 	}
 	s.hooks.afterClaim = nil
 	clk.set(t0.Add(claimLease + time.Second))
+	s.hooks.claimWait = 10 * time.Second // one holds the records while the others wait for it
 	const n = 4
 	counts := make([]int, n)
 	errs := make([]error, n)
@@ -288,5 +291,74 @@ func TestEraseAfterAnotherFinished(t *testing.T) {
 	}
 	if n := claimsLeft(t, s); n != 0 {
 		t.Errorf("%d claims left", n)
+	}
+}
+
+// TestEraseRepeatAfterFailure: an erasure whose audit append failed answers its error and
+// gives its claims back; the client's repeat right after it anonymises every record and
+// counts each once.
+func TestEraseRepeatAfterFailure(t *testing.T) {
+	s, _ := eraseFixture(t)
+	s.hooks.failAudit = func() error { return tenants.ErrUnavailable }
+	if _, err := s.Writer.Erase(ctx, eraseChange("ke", "kp")); !errors.Is(err, tenants.ErrUnavailable) {
+		t.Fatalf("Erase = %v, want the failure", err)
+	}
+	s.hooks.failAudit = nil
+	got, err := s.Writer.Erase(ctx, eraseChange("ke", "kp"))
+	if err != nil || len(got) != 3 {
+		t.Errorf("the repeat = %d records, %v; want 3", len(got), err)
+	}
+	if n := found(t, s); n != 0 {
+		t.Errorf("the repeat answered success with %d records still found", n)
+	}
+	if n, entries := erased(t, s); n != 3 || entries != 1 {
+		t.Errorf("audit names %d records in %d entries, want 3 in 1", n, entries)
+	}
+	if n := claimsLeft(t, s); n != 0 {
+		t.Errorf("%d claims left", n)
+	}
+}
+
+// TestEraseWhileAnotherRuns: a call that finds the records claimed by a call still running
+// waits for it and answers once they are anonymised, never before; the records count once.
+func TestEraseWhileAnotherRuns(t *testing.T) {
+	s, _ := eraseFixture(t)
+	s.hooks.claimWait = 5 * time.Second
+	claimed, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	s.hooks.afterClaim = func() error {
+		once.Do(func() {
+			close(claimed)
+			<-release
+		})
+		return nil
+	}
+	first := make(chan int, 1)
+	go func() {
+		got, err := s.Writer.Erase(ctx, eraseChange("ke", "kp"))
+		if err != nil {
+			t.Error(err)
+		}
+		first <- len(got)
+	}()
+	<-claimed
+	second := make(chan int, 1)
+	go func() {
+		got, err := s.Writer.Erase(ctx, eraseChange("ke", "kp"))
+		if err != nil {
+			t.Error(err)
+		}
+		if n := found(t, s); n != 0 {
+			t.Errorf("the second call answered success with %d records still found", n)
+		}
+		second <- len(got)
+	}()
+	time.Sleep(300 * time.Millisecond)
+	close(release)
+	if a, b := <-first, <-second; a+b != 3 {
+		t.Errorf("the calls counted %d and %d records, want 3 in all", a, b)
+	}
+	if n, _ := erased(t, s); n != 3 {
+		t.Errorf("audit names %d records, want 3", n)
 	}
 }

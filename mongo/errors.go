@@ -9,6 +9,7 @@ import (
 
 	"github.com/consentforms/consentforms/tenants"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/x/mongo/driver"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
 )
 
@@ -42,7 +43,9 @@ func translate(op string, err error) error {
 func unreachable(err error) bool {
 	var sse topology.ServerSelectionError
 	var ce topology.ConnectionError
-	return mongo.IsNetworkError(err) || errors.As(err, &sse) || errors.As(err, &ce) ||
+	// A pool cleared after another operation's connection was lost: this one never ran.
+	var pool driver.RetryablePoolError
+	return mongo.IsNetworkError(err) || errors.As(err, &sse) || errors.As(err, &ce) || errors.As(err, &pool) ||
 		errors.Is(err, mongo.ErrClientDisconnected) || errors.Is(err, topology.ErrTopologyClosed)
 }
 

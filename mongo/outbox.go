@@ -172,22 +172,3 @@ func deliveries(ctx context.Context, c *mongo.Collection, op string, filter bson
 	}
 	return out, err
 }
-
-// insertEvents writes the events of a batch's ingestions, repeats included (their ids follow
-// from the record): a stop between a record and its events leaves a gap that the repeat
-// of the ingestion fills. An error reaches the ingestions of the batch that have events.
-func (w *Writer) insertEvents(ctx context.Context, batch []*ingestJob) {
-	var events []tenants.OutboxEvent
-	for _, j := range batch {
-		if j.err == nil {
-			events = append(events, j.in.Events...)
-		}
-	}
-	if err := w.s.Outbox.insertEvents(ctx, events); err != nil {
-		for _, j := range batch {
-			if j.err == nil && len(j.in.Events) > 0 {
-				j.stored, j.err = false, err
-			}
-		}
-	}
-}

@@ -35,6 +35,10 @@ type recordDoc struct {
 	// Rev counts the rewrites of the record: every change is conditional on the revision it
 	// read, so that one writer's change is never lost under another's.
 	Rev int64 `bson:"rev"`
+	// Ingest is the token of the ingestion that inserted the record (a random id per call):
+	// the writer tells its own insert, repeated after a lost answer, from another call's, and
+	// removes only its own when it cannot complete the ingestion.
+	Ingest string `bson:"ingest,omitempty"`
 }
 
 func toDoc(r tenants.Record) (recordDoc, error) {

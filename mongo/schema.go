@@ -31,6 +31,8 @@ const (
 	colOutbox      = "webhookoutbox"
 	colDeliveries  = "webhookdeliveries"
 	colBulk        = "bulkerasures"
+	// The leases of the once-per-cluster jobs (leases.go).
+	colLeases = "leases"
 )
 
 // recordCollections maps each record kind to its collection.
@@ -75,6 +77,7 @@ func schema() map[string][]index {
 		},
 		colAuditLinks:         {{name: "tenant_first", keys: bson.D{asc("tenantId"), desc("first")}}},
 		colAuditVerifications: nil,
+		colLeases:             {{name: "name_term", keys: bson.D{asc("name"), desc("term")}}},
 		colWebhookDiag:        {{name: "tenant_provider", keys: bson.D{asc("tenantId"), asc("provider")}}},
 		colWebhookDays:        {{name: "tenant_provider_day", keys: bson.D{asc("tenantId"), asc("provider"), desc("day")}}},
 		colSessions:           {{name: "staff", keys: bson.D{asc("staffId")}}, {name: "expires", keys: bson.D{asc("expiresAt")}}},

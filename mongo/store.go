@@ -13,9 +13,12 @@ import (
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
+	"go.mongodb.org/mongo-driver/v2/event"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/mongo/readconcern"
 	"go.mongodb.org/mongo-driver/v2/mongo/readpref"
+	"go.mongodb.org/mongo-driver/v2/mongo/writeconcern"
 )
 
 // Config locates the database.
@@ -24,6 +27,8 @@ type Config struct {
 	Database string
 	// Observer, when set, hears of every batch the writer commits (metrics).
 	Observer tenants.Observer
+	// monitor, set by tests only, sees every command sent.
+	monitor *event.CommandMonitor
 }
 
 // selectionTimeout bounds how long an operation waits for a server that does not answer:
@@ -58,6 +63,7 @@ type Store struct {
 	Bulk        *Bulk
 	Writer      *Writer
 	Transfer    *Transfer
+	Leases      *Leases
 }
 
 // Open connects, checks that the server answers, creates the collections and indexes that
@@ -66,9 +72,21 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if cfg.URI == "" || cfg.Database == "" {
 		return nil, errors.New("open mongo: the URI and the database name are required")
 	}
+	journaled := true
 	opts := options.Client().ApplyURI(cfg.URI).
 		SetServerSelectionTimeout(selectionTimeout).
-		SetConnectTimeout(selectionTimeout)
+		SetConnectTimeout(selectionTimeout).
+		// A 2xx means durably stored: a write is acknowledged once a majority of the replica
+		// set has it in its journal, so a failover cannot roll it back. Reads see majority-
+		// committed data only (what a retry or another instance acts on survives a failover),
+		// and primary reads see this process's acknowledged writes at once. Set here, after
+		// the URI, so that a connection string cannot weaken them.
+		SetWriteConcern(&writeconcern.WriteConcern{W: writeconcern.WCMajority, Journal: &journaled}).
+		SetReadConcern(readconcern.Majority()).
+		SetReadPreference(readpref.Primary())
+	if cfg.monitor != nil {
+		opts.SetMonitor(cfg.monitor)
+	}
 	client, err := mongo.Connect(opts)
 	if err != nil {
 		return nil, fmt.Errorf("open mongo: %w", err)
@@ -89,6 +107,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Records = newRecords(s.db)
 	s.claims = &claims{c: s.db.Collection(colClaims)}
 	s.Transfer = &Transfer{s: s}
+	s.Leases = &Leases{c: s.db.Collection(colLeases), now: func() time.Time { return s.now() }}
 	if err := s.Ping(ctx); err != nil {
 		_ = client.Disconnect(context.WithoutCancel(ctx))
 		return nil, err
@@ -104,7 +123,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
 	return tenants.Stores{Outbox: s.Outbox, Bulk: s.Bulk, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
-		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Records, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
+		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Records, Writer: s.Writer, Transfer: s.Transfer, Leases: s.Leases, Ping: s.Ping, Close: s.Close}
 }
 
 // Ping checks that the primary answers; an error wraps tenants.ErrUnavailable unless ctx

@@ -101,3 +101,8 @@ func scanVerification(row scanner) (tenants.ChainVerification, error) {
 	v.VerifiedAt, v.UpTo = fromMS(at), fromMS(upTo)
 	return v, err
 }
+
+// Acknowledgments lists the tenant's audit.acknowledged entries.
+func (r *AuditChains) Acknowledgments(ctx context.Context, tenantID string) ([]tenants.AuditEntry, error) {
+	return r.s.Audit.List(ctx, tenantID, tenants.AuditFilter{Action: tenants.ActionAuditAcknowledged})
+}

@@ -32,6 +32,8 @@ const (
 	ActionTenantCreated       = "tenant.created"
 	ActionTenantChanged       = "tenant.changed"
 	ActionWebhookChanged      = "webhook.changed"
+	// ActionAuditAcknowledged: an operator acknowledged a break of the tenant's audit chain.
+	ActionAuditAcknowledged = "audit.acknowledged"
 )
 
 // ActorSystem is the actor of background jobs.

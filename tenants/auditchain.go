@@ -82,28 +82,62 @@ type AuditChainRepo interface {
 	LastVerification(ctx context.Context, tenantID string) (ChainVerification, error)
 	// Verifications lists every tenant's last verification.
 	Verifications(ctx context.Context) ([]ChainVerification, error)
+	// Acknowledgments lists the tenant's audit.acknowledged entries: the breaks of its chain
+	// an operator acknowledged (AcknowledgeBreak).
+	Acknowledgments(ctx context.Context, tenantID string) ([]AuditEntry, error)
 }
 
 // ChainWalk checks entries handed to it in chain order against the chain rules.
 type ChainWalk struct {
 	// Expect is the head a previous verification saw: the entry at its position must still
 	// have its hash (an end cut off and written anew is caught here).
-	Expect   ChainHead
-	head     ChainHead
-	last     AuditEntry
-	n        int64
-	brokenID string
+	Expect ChainHead
+	// Acknowledged are the breaks an operator acknowledged, by place and by the entry named:
+	// the walk goes on past them from the entry it finds there.
+	Acknowledged Acknowledged
+	head         ChainHead
+	last         AuditEntry
+	n            int64
+	brokenID     string
+	brokenAt     int64
 }
 
-// Next checks e; it returns false once the chain is broken (BrokenID says where).
+// Acknowledged are a tenant's acknowledged breaks (audit.acknowledged entries): the places
+// of the chain (the first place that did not fit) and the entries the reports named.
+type Acknowledged struct {
+	Places  map[int64]bool
+	Entries map[string]bool
+}
+
+// AckPlace is the Counts key of an audit.acknowledged entry holding the acknowledged place.
+const AckPlace = "place"
+
+// acknowledged reads the breaks acknowledged by entries.
+func acknowledged(entries []AuditEntry) Acknowledged {
+	a := Acknowledged{Places: map[int64]bool{}, Entries: map[string]bool{}}
+	for _, e := range entries {
+		if p, ok := e.Counts[AckPlace]; ok {
+			a.Places[int64(p)] = true
+		}
+		for _, id := range e.RecordIDs {
+			a.Entries[id] = true
+		}
+	}
+	return a
+}
+
+// Next checks e; it returns false once the chain is broken (BrokenID says where). A break
+// an operator acknowledged is passed over: the walk continues from e.
 func (w *ChainWalk) Next(e AuditEntry) bool {
 	if w.brokenID != "" {
 		return false
 	}
 	if e.Chain != w.head.Chain+1 || e.Prev != w.head.Hash || ChainHash(e) != e.Hash ||
 		(e.Chain == w.Expect.Chain && e.Hash != w.Expect.Hash) {
-		w.brokenID = e.ID
-		return false
+		if !w.Acknowledged.Places[w.head.Chain+1] && !w.Acknowledged.Entries[e.ID] {
+			w.brokenID, w.brokenAt = e.ID, w.head.Chain+1
+			return false
+		}
 	}
 	w.head, w.last = ChainHead{Chain: e.Chain, Hash: e.Hash}, e
 	w.n++
@@ -111,17 +145,35 @@ func (w *ChainWalk) Next(e AuditEntry) bool {
 }
 
 // Result is the verification of the walk at now, checked against the tenant's previous one
-// (nil when none): a chain that no longer reaches the head verified before lost its end.
+// (nil when none): a chain that no longer reaches the head verified before lost its end, and
+// a break reported before stays reported, whatever this walk finds, until an operator
+// acknowledges it (a removed end leaves nothing for a later walk to find).
 func (w *ChainWalk) Result(tenantID string, now time.Time, prev *ChainVerification) ChainVerification {
 	v := ChainVerification{TenantID: tenantID, VerifiedAt: now, Entries: w.n, Head: w.head, LastID: w.last.ID,
 		UpTo: w.last.Time, OK: w.brokenID == "", BrokenID: w.brokenID}
-	if v.OK && prev != nil && prev.OK && prev.Head.Chain > w.head.Chain {
+	if v.OK && prev != nil && prev.OK && prev.Head.Chain > w.head.Chain &&
+		!w.Acknowledged.Places[w.head.Chain+1] && !w.Acknowledged.Entries[prev.LastID] {
 		// Entries after the last one found were verified before: the chain lost its end.
 		v.OK, v.BrokenID = false, prev.LastID
 	}
-	if !v.OK && prev != nil && prev.OK {
+	if prev != nil && !prev.OK && !w.Acknowledged.Entries[prev.BrokenID] {
+		// The break reported stays the one reported (on MongoDB an end removed is named by the
+		// link until entries follow it, then by the first entry after the gap); another shows
+		// once it is acknowledged.
+		v.OK, v.BrokenID = false, prev.BrokenID
+	}
+	if !v.OK && prev != nil {
 		// Show how far the chain was last known good.
 		v.Head, v.LastID, v.UpTo = prev.Head, prev.LastID, prev.UpTo
 	}
 	return v
+}
+
+// place is where the walk's chain stopped fitting: the place of its break, or the place after
+// its end (an end removed).
+func (w *ChainWalk) place() int64 {
+	if w.brokenID != "" {
+		return w.brokenAt
+	}
+	return w.head.Chain + 1
 }

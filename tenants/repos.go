@@ -136,6 +136,9 @@ type Stores struct {
 	MatchKeys MatchKeyRepo
 	Writer    Writer
 	Transfer  Transfer
+	// Leases keep the once-per-cluster jobs to one instance; nil where one instance is all
+	// there is (the embedded store).
+	Leases LeaseRepo
 	// Ping reports whether the database answers (ErrUnavailable when it does not).
 	Ping func(ctx context.Context) error
 	// Close finishes queued writes and closes the database.

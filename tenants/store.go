@@ -91,7 +91,9 @@ type ExpiryRun struct {
 	Now   time.Time
 	Limit int
 	// Audit returns the audit entries for a record whose consents (named as in the API)
-	// expired; they carry deterministic ids, so a repeated run appends nothing twice.
+	// expired, one per consent; they carry deterministic ids, so a repeated run appends
+	// nothing twice, and a store counts an expiry where it added its entry (so instances
+	// running the job at once count each expiry once).
 	Audit func(rec Record, consents []string) []AuditEntry
 	// Events, when set, returns the outbox events for such a record, with deterministic ids.
 	Events func(rec Record, consents []string) []OutboxEvent

@@ -248,3 +248,60 @@ func TestAuditVerifySchedule(t *testing.T) {
 		t.Fatalf("verified 23 h ago: %v, %v; want an hour", d, err)
 	}
 }
+
+// TestAuditChainBreakStaysReported: a removed end is reported by every later verification
+// (the CLI, the daily job, the audit page), submissions after it included, until an operator
+// acknowledges it with `audit acknowledge`, which the audit log keeps with its reason.
+func TestAuditChainBreakStaysReported(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	tn, _ := chainFixture(t, s)
+	key := s.key(tn, "submissions:write")
+	entries := chainOf(t, s, tn)
+	if rep, err := auditVerifyCLI(t, s); err != nil || !rep.OK {
+		t.Fatalf("before: %+v, %v", rep, err)
+	}
+	last := entries[len(entries)-1]
+	tamper(t, s, func(db *sql.DB) error {
+		_, err := db.Exec(`DELETE FROM audit WHERE id = ?`, last.ID)
+		return err
+	}, func(c *mongo.Collection) error {
+		_, err := c.DeleteOne(context.Background(), bson.D{{Key: "_id", Value: last.ID}})
+		return err
+	})
+	for i := range 3 {
+		rep, err := auditVerifyCLI(t, s, "--tenant", tn)
+		if err == nil || rep.OK || rep.BrokenID != last.ID {
+			t.Fatalf("verification %d after the removal: %+v, %v; want broken at %s", i, rep, err, last.ID)
+		}
+		submit(t, s, key, map[string]any{"form_id": "petition", "email": fmt.Sprintf("later%d@example.org", i), "consent_to_general_contact_email": true})
+	}
+	a := newAdminClient(t, s)
+	a.signIn("root@example.com", "root-password-1")
+	if _, page := a.get("/admin/audit"); !strings.Contains(page, "Chain broken at entry") {
+		t.Errorf("the audit page no longer shows the break:\n%s", page)
+	}
+	ack := func(args ...string) (map[string]any, error) {
+		var out bytes.Buffer
+		err := run(context.Background(), append([]string{"audit", "acknowledge", "--tenant", tn}, args...), s.getenv, &out, io.Discard)
+		var m map[string]any
+		_ = json.Unmarshal(out.Bytes(), &m)
+		return m, err
+	}
+	if _, err := ack("--entry", last.ID); err == nil {
+		t.Error("acknowledge without --reason succeeded")
+	}
+	if _, err := ack("--entry", entries[0].ID, "--reason", "x"); err == nil {
+		t.Error("acknowledging an entry the verification does not report succeeded")
+	}
+	if m, err := ack("--entry", last.ID, "--reason", "restored from the 02:00 backup, ticket OPS-7"); err != nil || m["ok"] != true {
+		t.Fatalf("acknowledge = %v, %v; want the chain verified", m, err)
+	}
+	submit(t, s, key, map[string]any{"form_id": "petition", "email": "after@example.org", "consent_to_general_contact_email": true})
+	if rep, err := auditVerifyCLI(t, s); err != nil || !rep.OK {
+		t.Errorf("after the acknowledgment: %+v, %v; want ok", rep, err)
+	}
+	if _, page := a.get("/admin/audit?action=audit.acknowledged"); !strings.Contains(page, "audit.acknowledged") || !strings.Contains(page, "Chain verified up to") {
+		t.Errorf("the audit page shows no acknowledgment or no verified chain:\n%s", page)
+	}
+}

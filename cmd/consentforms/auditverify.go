@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -32,13 +34,43 @@ func auditVerify(stdout io.Writer, tenantID *string) func(context.Context, tenan
 	}
 }
 
+// maxAckReason bounds an acknowledgment's reason, which the audit log keeps.
+const maxAckReason = 500
+
+// auditAcknowledge is `consentforms audit acknowledge --tenant T --entry ID --reason R`: an
+// operator accepts the break that the tenant's last verification reports at entry ID (a
+// restore, a known incident). Until then every verification reports it again. The
+// acknowledgment is an audit entry (audit.acknowledged, actor cli) with the reason; it
+// prints the verification that follows it.
+func auditAcknowledge(tenantID, entryID, reason *string) func(context.Context, tenants.Stores) (any, error) {
+	return func(ctx context.Context, s tenants.Stores) (any, error) {
+		if err := requireTenant(ctx, s, *tenantID); err != nil {
+			return nil, err
+		}
+		r := strings.TrimSpace(*reason)
+		switch {
+		case *entryID == "":
+			return nil, errors.New("--entry is required: the entry the break is reported at (audit verify prints it)")
+		case r == "":
+			return nil, errors.New("--reason is required: why the break is accepted (no personal data: the audit log keeps it)")
+		case len(r) > maxAckReason:
+			return nil, fmt.Errorf("--reason is longer than %d bytes", maxAckReason)
+		}
+		rep, err := tenants.AcknowledgeBreak(ctx, s.AuditChains, s.Audit, cliActor.Name, *tenantID, *entryID, r, time.Now())
+		if errors.Is(err, tenants.ErrNotBroken) {
+			return nil, fmt.Errorf("tenant %s: %w (run audit verify --tenant %s)", *tenantID, err, *tenantID)
+		}
+		return rep, err
+	}
+}
+
 // auditVerifyEvery is how often the server verifies the audit chains.
 const auditVerifyEvery = 24 * time.Hour
 
 // auditVerifyLoop verifies every chain once a day until ctx ends. The day counts from the
 // last verification kept in the store, so restarts neither skip nor repeat it, and several
 // instances sharing a database verify about once a day between them.
-func auditVerifyLoop(ctx context.Context, s tenants.Stores, log *slog.Logger) {
+func auditVerifyLoop(ctx context.Context, s tenants.Stores, lease *tenants.Lease, log *slog.Logger) {
 	for {
 		wait, err := untilVerification(ctx, s, time.Now())
 		if err != nil && ctx.Err() == nil {
@@ -49,6 +81,15 @@ func auditVerifyLoop(ctx context.Context, s tenants.Stores, log *slog.Logger) {
 		case <-ctx.Done():
 			return
 		case <-time.After(wait):
+		}
+		if !lease.Held() {
+			// Another instance verifies; look again in a minute (it may stop).
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Minute):
+			}
+			continue
 		}
 		rep, err := tenants.VerifyChains(ctx, s.AuditChains, "", time.Now())
 		switch {

@@ -127,6 +127,11 @@ func auditVerifyCommand(fs *flag.FlagSet, _ Config, stdout io.Writer) storeRun {
 	return auditVerify(stdout, fs.String("tenant", "", "verify this tenant's chain only"))
 }
 
+func auditAcknowledgeCommand(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
+	return auditAcknowledge(fs.String("tenant", "", "tenant id"), fs.String("entry", "", "the entry the break is reported at"),
+		fs.String("reason", "", "why the break is accepted (kept in the audit log)"))
+}
+
 func staffCreate(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
 	email := fs.String("email", "", "e-mail to sign in with")
 	password := fs.String("password", "", "password")

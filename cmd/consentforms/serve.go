@@ -91,7 +91,7 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	served := make(chan error, 1)
 	go func() { served <- app.Listener(newLimitListener(ln, lim, cfg.TrustedProxies, log)) }()
 	// Stopped before the store closes (deferred earlier): no job writes to a closed store.
-	background := jobs.Start(ctx, serverJobs(cfg, store, svc, retentionEvery, log)...)
+	background := jobs.Start(ctx, serverJobs(ctx, cfg, store, svc, retentionEvery, log)...)
 	defer background.Stop()
 
 	select {

@@ -38,6 +38,7 @@ func commands() []command {
 		{"form create", "--tenant ID --form-id FID [--name N] [--closed] [--retention 2y [--retention-from created|consents-lapsed]]", `create a form; prints {"formId"} (+ its retention)`, formCreate, nil},
 		{"retention run", "", `anonymise the records whose retention has run out, now; prints {"anonymised":{per kind}}`, retentionRun, nil},
 		{"audit verify", "[--tenant ID]", `walk the audit log's hash chains; prints {"tenants","entries","ok"}, or the first broken entry and exits 1`, auditVerifyCommand, nil},
+		{"audit acknowledge", "--tenant ID --entry ENTRY --reason R", `accept the reported break of a tenant's chain (audited, with the reason); prints the new verification {"tenants","entries","ok"}`, auditAcknowledgeCommand, nil},
 		{"staff create", "--email E --password P --role ROLE [--tenant ID]", `create an admin UI user; prints {"id"}`, staffCreate, nil},
 		{"staff disable", "--email E", `disable an admin UI user and end their sessions; prints {"id","disabled":true}`, staffDisabled(true), nil},
 		{"staff enable", "--email E", `re-enable a disabled admin UI user; prints {"id","disabled":false}`, staffDisabled(false), nil},

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -25,11 +26,23 @@ type Batcher[J any] struct {
 	stop    chan struct{}
 	stopped chan struct{}
 	once    sync.Once
+	// mu orders Do's queueing before Close: Close takes it exclusively to set closed, so no job
+	// enters the queue after Close began draining it (such a job would never be written).
+	mu     sync.RWMutex
+	closed bool
 }
 
+// An item is queued, then taken by a batch or withdrawn by its caller, never both.
+const (
+	queued int32 = iota
+	taken
+	withdrawn
+)
+
 type item[J any] struct {
-	job  J
-	done chan struct{}
+	job   J
+	done  chan struct{}
+	state *atomic.Int32
 }
 
 // New starts a Batcher that writes at most max jobs at a time with write; write reports each
@@ -44,24 +57,35 @@ func New[J any](max int, write func(jobs []J), observe ...func(size int, took ti
 	return b
 }
 
-// Do queues job and returns once the batch holding it is written, or when ctx ends first (the
-// job is written anyway: one client giving up does not abort the others' writes).
+// Do queues job and returns once the batch holding it is written. When ctx ends first, a job
+// still queued is withdrawn (never written) and Do answers ctx's error; a job whose batch is
+// being written is waited for (the write is bounded by the writer), so that an error answered
+// always means not written and a job written is always answered as written.
 func (b *Batcher[J]) Do(ctx context.Context, job J) error {
-	it := item[J]{job: job, done: make(chan struct{})}
-	select {
-	case <-b.stop:
-		return ErrClosed
-	default:
-	}
-	select {
-	case b.work <- it:
-	case <-b.stop:
-		return ErrClosed
-	case <-ctx.Done():
-		return ctx.Err()
+	it := item[J]{job: job, done: make(chan struct{}), state: new(atomic.Int32)}
+	if err := b.enqueue(ctx, it); err != nil {
+		return err
 	}
 	select {
 	case <-it.done:
+		return nil
+	case <-ctx.Done():
+		if it.state.CompareAndSwap(queued, withdrawn) {
+			return ctx.Err()
+		}
+		<-it.done
+		return nil
+	}
+}
+
+func (b *Batcher[J]) enqueue(ctx context.Context, it item[J]) error {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.closed {
+		return ErrClosed
+	}
+	select {
+	case b.work <- it:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
@@ -70,6 +94,9 @@ func (b *Batcher[J]) Do(ctx context.Context, job J) error {
 
 // Close stops accepting jobs, writes those queued and returns.
 func (b *Batcher[J]) Close() {
+	b.mu.Lock()
+	b.closed = true
+	b.mu.Unlock()
 	b.once.Do(func() { close(b.stop) })
 	<-b.stopped
 }
@@ -108,9 +135,14 @@ func (b *Batcher[J]) collect(first item[J]) []item[J] {
 }
 
 func (b *Batcher[J]) run(batch []item[J]) {
-	jobs := make([]J, len(batch))
-	for i, it := range batch {
-		jobs[i] = it.job
+	jobs := make([]J, 0, len(batch))
+	for _, it := range batch {
+		if it.state.CompareAndSwap(queued, taken) {
+			jobs = append(jobs, it.job)
+		}
+	}
+	if len(jobs) == 0 {
+		return
 	}
 	start := time.Now()
 	b.write(jobs)

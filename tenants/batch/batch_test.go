@@ -61,23 +61,85 @@ func TestBatches(t *testing.T) {
 	}
 }
 
-// TestGivingUp: a job whose context ends is still written; Do answers the context's error.
+// TestGivingUp: a job whose context ends while it waits in the queue is withdrawn, never
+// written, and Do answers the context's error; one whose batch is being written when its
+// context ends is waited for and answered as written, so that an error never hides a write.
 func TestGivingUp(t *testing.T) {
-	written := make(chan int, 1)
+	var mu sync.Mutex
+	var written []int
+	inFirst := make(chan struct{})
 	release := make(chan struct{})
-	b := New(8, func(jobs []*job) {
-		<-release
-		written <- len(jobs)
+	b := New(1, func(jobs []*job) {
+		if jobs[0].n == 1 {
+			close(inFirst)
+			<-release
+		}
+		mu.Lock()
+		written = append(written, jobs[0].n)
+		mu.Unlock()
 	})
 	defer b.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
-	if err := b.Do(ctx, &job{}); err != context.Canceled {
-		t.Errorf("Do = %v, want context.Canceled", err)
+	first := make(chan error, 1)
+	go func() { first <- b.Do(ctx, &job{n: 1}) }()
+	<-inFirst
+	second := make(chan error, 1)
+	go func() { second <- b.Do(ctx, &job{n: 2}) }() // queued behind the first
+	time.Sleep(20 * time.Millisecond)
+	cancel()
+	if err := <-second; err != context.Canceled {
+		t.Errorf("the queued job: Do = %v, want context.Canceled", err)
 	}
 	close(release)
-	if n := <-written; n != 1 {
-		t.Errorf("written %d jobs", n)
+	if err := <-first; err != nil {
+		t.Errorf("the job being written: Do = %v, want nil (it was written)", err)
+	}
+	if err := b.Do(context.Background(), &job{n: 3}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(written) != 2 || written[0] != 1 || written[1] != 3 {
+		t.Errorf("written %v, want [1 3]: the withdrawn job is not written", written)
+	}
+}
+
+// TestDoRacingClose: a job handed over while Close runs is either written or refused with
+// ErrClosed, never left in a queue nobody drains (its caller would wait until its context
+// ends).
+func TestDoRacingClose(t *testing.T) {
+	for range 100 {
+		b := New(4, func(jobs []*job) {
+			for _, j := range jobs {
+				j.result = 1
+			}
+		})
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				for {
+					j := &job{}
+					switch err := b.Do(ctx, j); {
+					case err == ErrClosed:
+						return
+					case err != nil:
+						t.Errorf("Do = %v: the job was queued after Close drained the queue", err)
+						return
+					case j.result != 1:
+						t.Error("Do answered nil for a job not written")
+						return
+					}
+				}
+			})
+		}
+		time.Sleep(time.Millisecond)
+		b.Close()
+		wg.Wait()
+		cancel()
+		if t.Failed() {
+			return
+		}
 	}
 }
 

@@ -160,4 +160,26 @@ func testChainEnd(t *testing.T, open Open) {
 	if v.OK || v.Head.Chain != 5 {
 		t.Fatalf("kept verification = %+v, want broken, last good head 5", v)
 	}
+	// The break stays reported, by every later verification, until an operator acknowledges it.
+	must(t, s.Audit.Append(ctx, entry("a", 2)))
+	for range 2 {
+		if rep := verify(t, s, ""); rep.OK || rep.BrokenID != "e5" {
+			t.Fatalf("a later verify = %+v, want still broken at e5", rep)
+		}
+	}
+	if _, err := tenants.AcknowledgeBreak(ctx, s.AuditChains, s.Audit, "cli", "a", "e4", "looked", t0); !errors.Is(err, tenants.ErrNotBroken) {
+		t.Fatalf("acknowledging an entry not reported = %v, want ErrNotBroken", err)
+	}
+	rep, err := tenants.AcknowledgeBreak(ctx, s.AuditChains, s.Audit, "cli", "a", "e5", "restored from backup, ticket 42", t0)
+	if err != nil || !rep.OK {
+		t.Fatalf("acknowledge = %+v, %v; want the chain verified", rep, err)
+	}
+	acks, err := s.Audit.List(ctx, "a", tenants.AuditFilter{Action: tenants.ActionAuditAcknowledged})
+	if err != nil || len(acks) != 1 || acks[0].Actor != "cli" || acks[0].Detail != "restored from backup, ticket 42" {
+		t.Fatalf("acknowledgments in the audit log = %+v, %v", acks, err)
+	}
+	must(t, s.Audit.Append(ctx, entry("a", 3)))
+	if rep := verify(t, s, "a"); !rep.OK || rep.Entries != 4 {
+		t.Fatalf("verify after the acknowledgment = %+v, want ok over 4 entries", rep)
+	}
 }

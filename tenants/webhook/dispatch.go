@@ -80,6 +80,10 @@ type Dispatcher struct {
 	inflight map[string]int  // attempts in flight per endpoint (tenant/endpoint)
 	busy     map[string]bool // deliveries being attempted (endpoint/event)
 	slots    chan struct{}   // one per attempt in flight, parallel in all
+
+	// Held, when set, says whether this instance holds the dispatch lease: a pass runs only
+	// then, so that instances sharing a database do not send the same deliveries at once.
+	Held func() bool
 }
 
 // NewDispatcher returns a dispatcher over repo.
@@ -101,7 +105,9 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	defer t.Stop()
 	defer d.running.Wait()
 	for {
-		if err := d.pass(ctx); err != nil && ctx.Err() == nil {
+		if d.Held != nil && !d.Held() {
+			// Another instance dispatches.
+		} else if err := d.pass(ctx); err != nil && ctx.Err() == nil {
 			d.log.Error("webhook dispatch", "err", err)
 		}
 		select {

@@ -1,0 +1,299 @@
+package mongo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/event"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+)
+
+// TestChainRepeatInOneBatch: a submission and its repeat (same record id) written in one
+// batch take one place in the chain, not two with the second left empty.
+func TestChainRepeatInOneBatch(t *testing.T) {
+	s := openStore(t, server.URI(), freshDB())
+	r := person("a", tenants.KindFormSubmission, "r1", "k1")
+	var jobs []*ingestJob
+	for range 2 {
+		d, err := toDoc(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs = append(jobs, &ingestJob{doc: d, in: tenants.Ingestion{Record: r, Audit: []tenants.AuditEntry{{
+			Time: r.CreatedAt, TenantID: r.TenantID, Actor: "key:k1", Action: tenants.ActionSubmissionAccepted}}}})
+	}
+	s.Writer.write(jobs)
+	if jobs[0].err != nil || jobs[1].err != nil || jobs[0].stored == jobs[1].stored {
+		t.Fatalf("jobs = (%v, %v), (%v, %v); want one stored, one a repeat", jobs[0].stored, jobs[0].err, jobs[1].stored, jobs[1].err)
+	}
+	verifyOK(t, s, "a", 1)
+	ingest(t, s, person("a", tenants.KindFormSubmission, "r2", "k2"))
+	verifyOK(t, s, "a", 2)
+}
+
+// TestChainSameEntriesTwoInstances: two instances appending the same entries (derived ids, as
+// the expiry job's) at once store each once and leave no empty place.
+func TestChainSameEntriesTwoInstances(t *testing.T) {
+	db := freshDB()
+	a, b := openStore(t, server.URI(), db), openStore(t, server.URI(), db)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	added := 0
+	for i := range 20 {
+		for _, s := range []*Store{a, b, a, b} {
+			wg.Go(func() {
+				e := chainEntry("t", i)
+				e.ID = fmt.Sprintf("expired:r%d", i)
+				n, err := s.Audit.appendNew(ctx, e)
+				if err != nil {
+					t.Error(err)
+				}
+				mu.Lock()
+				added += n
+				mu.Unlock()
+			})
+		}
+	}
+	wg.Wait()
+	if added != 20 {
+		t.Errorf("appends report %d entries added, want 20", added)
+	}
+	verifyOK(t, b, "t", 20)
+}
+
+// expiryRun is the expiry job's run at now: one consent.expired entry per consent, under the
+// job's derived id.
+func expiryRun(now time.Time, limit int) tenants.ExpiryRun {
+	return tenants.ExpiryRun{Now: now, Limit: limit, Audit: func(rec tenants.Record, names []string) []tenants.AuditEntry {
+		out := make([]tenants.AuditEntry, len(names))
+		for i, name := range names {
+			out[i] = tenants.AuditEntry{ID: "expired:" + rec.ID + ":" + name, Time: now, TenantID: rec.TenantID,
+				Actor: tenants.ActorSystem, Action: tenants.ActionConsentExpired, RecordIDs: []string{rec.PublicID}, Detail: name}
+		}
+		return out
+	}}
+}
+
+// TestExpireTwoInstances: the expiry job running on two instances at once records each
+// expiry once: one consent.expired entry, counted by one instance, and the chain verifies.
+func TestExpireTwoInstances(t *testing.T) {
+	db := freshDB()
+	a, b := openStore(t, server.URI(), db), openStore(t, server.URI(), db)
+	soon := t0.Add(time.Minute)
+	const n = 30
+	for i := range n {
+		r := person("a", tenants.KindFormSubmission, fmt.Sprintf("r%02d", i), fmt.Sprintf("k%d", i))
+		r.Consents.PrimaryPurpose.Deadline = &soon
+		ingest(t, a, r)
+	}
+	now := t0.Add(time.Hour)
+	run := expiryRun(now, 7)
+	counts := make([]int, 4)
+	var wg sync.WaitGroup
+	for i, s := range []*Store{a, b, a, b} {
+		wg.Go(func() {
+			var err error
+			if counts[i], err = s.Writer.Expire(ctx, run); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if sum := counts[0] + counts[1] + counts[2] + counts[3]; sum != n {
+		t.Errorf("the runs counted %v = %d expiries, want %d", counts, sum, n)
+	}
+	list, err := a.Audit.List(ctx, "a", tenants.AuditFilter{Action: tenants.ActionConsentExpired})
+	if err != nil || len(list) != n {
+		t.Errorf("consent.expired entries = %d, %v; want %d", len(list), err, n)
+	}
+	verifyOK(t, b, "a", 2*n)
+}
+
+// failOnce fails step the first time it is reached, with err.
+func failOnce(step string, err error) func(string) error {
+	var once sync.Once
+	return func(s string) error {
+		var out error
+		if s == step {
+			once.Do(func() { out = err })
+		}
+		return out
+	}
+}
+
+// TestIngestFailureStoresNothing: an ingestion whose events or audit entry cannot be written
+// answers an error and leaves no record, so the client's repeat without a submission id (a
+// new record) stores the person once; a lost answer that a repeat can complete is repeated
+// inside the write and the ingestion succeeds.
+func TestIngestFailureStoresNothing(t *testing.T) {
+	broken := &tenants.StoreError{Op: "append audit", Err: fmt.Errorf("injected")}
+	for _, step := range []string{"events", "audit"} {
+		t.Run(step, func(t *testing.T) {
+			s := openStore(t, server.URI(), freshDB())
+			if err := s.Outbox.InsertEndpoint(ctx, tenants.Endpoint{ID: "ep", TenantID: "a", URL: "https://example.org/hook", Events: []string{"submission.created"}, CreatedAt: t0}); err != nil {
+				t.Fatal(err)
+			}
+			s.Writer.failAt = failOnce(step, broken)
+			r := person("a", tenants.KindFormSubmission, "first", "k1")
+			in := tenants.Ingestion{Record: r, Audit: []tenants.AuditEntry{{Time: t0, TenantID: "a", Actor: "key:k1", Action: tenants.ActionSubmissionAccepted}},
+				Events: []tenants.OutboxEvent{{ID: r.ID + "#created", TenantID: "a", Type: "submission.created", Time: t0, Payload: "{}"}}}
+			if _, err := s.Writer.Ingest(ctx, in); err == nil {
+				t.Fatal("Ingest succeeded through the failure")
+			}
+			if _, err := s.Records.Get(ctx, "a", tenants.KindFormSubmission, "first"); !errors.Is(err, tenants.ErrNotFound) {
+				t.Errorf("after the error the record is still there (%v): a repeat without a submission id stores the person twice", err)
+			}
+			if n, _ := s.Outbox.events.CountDocuments(ctx, bson.D{}); n != 0 {
+				t.Errorf("after the error %d outbox events are left", n)
+			}
+			// The client's repeat, a new record, is stored once and completely.
+			r2 := person("a", tenants.KindFormSubmission, "second", "k1")
+			in.Record, in.Events[0].ID = r2, r2.ID+"#created"
+			if stored, err := s.Writer.Ingest(ctx, in); err != nil || !stored {
+				t.Fatalf("the repeat = %v, %v", stored, err)
+			}
+			if recs, _ := s.Records.Find(ctx, "a", []string{"k1"}); len(recs) != 1 {
+				t.Errorf("the person is stored %d times", len(recs))
+			}
+			if n, _ := s.Outbox.events.CountDocuments(ctx, bson.D{}); n != 1 {
+				t.Errorf("after the repeat %d outbox events, want 1", n)
+			}
+			verifyOK(t, s, "a", 1)
+		})
+	}
+	t.Run("lost answer", func(t *testing.T) {
+		s := openStore(t, server.URI(), freshDB())
+		s.Writer.failAt = failOnce("audit", &tenants.StoreError{Op: "append audit", Err: fmt.Errorf("%w (connection cut)", tenants.ErrUnavailable)})
+		ingest(t, s, person("a", tenants.KindFormSubmission, "r1", "k1"))
+		verifyOK(t, s, "a", 1)
+	})
+}
+
+// TestRemovedEndStaysReported: the last entries of a chain removed from the database are
+// reported by every later verification, appends after it included, until an operator
+// acknowledges the break; then the chain verifies again, the acknowledgment in it.
+func TestRemovedEndStaysReported(t *testing.T) {
+	s := openStore(t, server.URI(), freshDB())
+	for i := range 5 {
+		if err := s.Audit.Append(ctx, chainEntry("t", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	verifyOK(t, s, "t", 5)
+	list, _ := s.Audit.List(ctx, "t", tenants.AuditFilter{Limit: 2})
+	for _, e := range list {
+		if _, err := s.Audit.c.DeleteOne(ctx, bson.D{{Key: "_id", Value: e.ID}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var broken string
+	for i := range 3 {
+		rep, err := tenants.VerifyChains(ctx, s.AuditChains, "t", t0)
+		if err != nil || rep.OK {
+			t.Fatalf("verify %d after the removal = %+v, %v; want broken", i, rep, err)
+		}
+		if broken = rep.BrokenID; i == 1 {
+			// An instance appends meanwhile: the chain goes on after the removed end.
+			if err := s.Audit.Append(ctx, chainEntry("t", 10)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if v, _ := s.AuditChains.LastVerification(ctx, "t"); v.OK {
+		t.Fatalf("the kept verification (the admin page) says OK: %+v", v)
+	}
+	rep, err := tenants.AcknowledgeBreak(ctx, s.AuditChains, s.Audit, "cli", "t", broken, "entries lost in a restore", t0)
+	if err != nil || !rep.OK {
+		t.Fatalf("acknowledge %s = %+v, %v; want verified", broken, rep, err)
+	}
+	if err := s.Audit.Append(ctx, chainEntry("t", 11)); err != nil {
+		t.Fatal(err)
+	}
+	verifyOK(t, s, "t", 6) // 3 left, 1 appended after the removal, the acknowledgment, 1 more
+}
+
+// TestDurableConcerns: writes wait for a journaled majority and reads see majority-committed
+// data, whatever the connection string says.
+func TestDurableConcerns(t *testing.T) {
+	var mu sync.Mutex
+	sent := map[string]bson.Raw{}
+	mon := &event.CommandMonitor{Started: func(_ context.Context, e *event.CommandStartedEvent) {
+		mu.Lock()
+		defer mu.Unlock()
+		if _, ok := sent[e.CommandName]; !ok {
+			sent[e.CommandName] = slices.Clone(e.Command)
+		}
+	}}
+	s, err := Open(ctx, Config{URI: server.URI() + "?w=1&journal=false&readConcernLevel=local", Database: freshDB(), monitor: mon})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	ingest(t, s, person("a", tenants.KindFormSubmission, "r1", "k1"))
+	if _, err := s.Records.Get(ctx, "a", tenants.KindFormSubmission, "r1"); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	insert, find := sent["insert"], sent["find"]
+	if w, j := insert.Lookup("writeConcern", "w").StringValue(), insert.Lookup("writeConcern", "j"); w != "majority" || !j.Boolean() {
+		t.Errorf("insert sent with writeConcern %v, want majority, journaled", insert.Lookup("writeConcern"))
+	}
+	if l := find.Lookup("readConcern", "level"); l.StringValue() != "majority" {
+		t.Errorf("find sent with readConcern %v, want majority", find.Lookup("readConcern"))
+	}
+}
+
+// TestLeases: of two instances one holds a job's lease and renews it; the other takes it
+// over only once it expired, and the first then no longer holds it.
+func TestLeases(t *testing.T) {
+	db := freshDB()
+	a, b := openStore(t, server.URI(), db), openStore(t, server.URI(), db)
+	clk := &clock{t: t0}
+	a.now, b.now = clk.now, clk.now
+	hold := func(s *Store, owner string) bool {
+		t.Helper()
+		held, err := s.Leases.Hold(ctx, "expiry", owner, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return held
+	}
+	// Both at once: exactly one wins.
+	var wg sync.WaitGroup
+	var won [2]bool
+	wg.Go(func() { won[0] = hold(a, "A") })
+	wg.Go(func() { won[1] = hold(b, "B") })
+	wg.Wait()
+	if won[0] == won[1] {
+		t.Fatalf("racing for a free lease: A %v, B %v; want exactly one", won[0], won[1])
+	}
+	holder, other, hs, os := "A", "B", a, b
+	if won[1] {
+		holder, other, hs, os = "B", "A", b, a
+	}
+	clk.set(t0.Add(50 * time.Second))
+	if !hold(hs, holder) || hold(os, other) {
+		t.Fatal("the holder's renewal within the lease, or the other's take, went wrong")
+	}
+	clk.set(t0.Add(100 * time.Second)) // renewed at 50 s: still held
+	if hold(os, other) {
+		t.Fatal("taken over before the renewed lease expired")
+	}
+	clk.set(t0.Add(111 * time.Second)) // the holder stopped renewing
+	if !hold(os, other) {
+		t.Fatal("an expired lease is not taken over")
+	}
+	if hold(hs, holder) {
+		t.Fatal("the former holder still holds it")
+	}
+	if n, _ := a.db.Collection(colLeases).CountDocuments(ctx, bson.D{}); n != 1 {
+		t.Errorf("%d lease documents, want the latest term only", n)
+	}
+}
