@@ -14,8 +14,8 @@ check-generated: ## Fail when a committed _templ.go file is stale.
 	@git diff --exit-code --stat -- '*_templ.go' || (echo "generated templ files are stale: run make generate and commit" && exit 1)
 
 # RACE_PKGS run under the race detector: the concurrent code (the SQLite single writer; in
-# tenants/... the key, tenant and form caches, the outgoing webhook dispatcher and outbox, the
-# batcher and the webhook diagnostics; the API's rate limiter and key-use writes; the admin's
+# tenants/... the key, tenant and form caches, the outbox and the webhook diagnostics; the
+# outgoing webhook dispatcher (dispatch) and the batcher (batch); the API's rate limiter and key-use writes; the admin's
 # sign-in throttle) with the handlers and views over it. The rest runs without it: under -race
 # the MongoDB store's tests (the FerretDB stand-in instrumented too) take about 3 times as long
 # and the scenario tests of cmd/consentforms 2 to 4 times, which would take a fresh run past
@@ -34,7 +34,7 @@ TEST_ENV = TMPDIR=$(TEST_TMPDIR)
 # those waits; more than that only shares the cores more finely.
 TEST_PARALLEL ?= 4
 
-RACE_PKGS = $(shell $(GO) list ./tenants/... ./sqlite ./api ./admin ./web ./policies ./requestid)
+RACE_PKGS = $(shell $(GO) list ./tenants/... ./batch ./dispatch ./sqlite ./api ./admin ./web ./policies ./requestid)
 OTHER_PKGS = $(filter-out $(RACE_PKGS),$(shell $(GO) list ./...))
 
 test: lint ## The whole suite: lint (gofmt, vet, staticcheck, generated files), every test on SQLite (RACE_PKGS with -race), then the API scenarios again on MongoDB (its stand-in, FerretDB, on loopback).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/consentforms/consentforms/dispatch"
 	"github.com/consentforms/consentforms/tenants/webhook"
 	"log/slog"
 	"math/rand/v2"
@@ -620,7 +621,7 @@ func faultsOutbox(t *testing.T, env *faultEnv, n int, sum *tally) {
 	if err := env.check.Outbox.insertEvents(ctx, events); err != nil {
 		t.Fatal(err)
 	}
-	cfg := webhook.Config{Policy: webhook.Policy{AllowInsecure: true}, Base: time.Millisecond, MaxDelay: 10 * time.Millisecond, Timeout: 2 * time.Second}
+	cfg := dispatch.Config{Policy: webhook.Policy{AllowInsecure: true}, Base: time.Millisecond, MaxDelay: 10 * time.Millisecond, Timeout: 2 * time.Second}
 	log := slog.New(slog.DiscardHandler)
 	env.faults(5, true)
 	var wg sync.WaitGroup
@@ -630,7 +631,7 @@ func faultsOutbox(t *testing.T, env *faultEnv, n int, sum *tally) {
 		// As the server runs it: the instance holding the dispatch lease dispatches.
 		lease := tenants.NewLease(env.pick(i).Leases, "webhook-dispatch", fmt.Sprint("instance", i), 600*time.Millisecond, nil)
 		go lease.Run(leaseCtx)
-		d := webhook.NewDispatcher(env.pick(i).Outbox, cfg, log, time.Now)
+		d := dispatch.NewDispatcher(env.pick(i).Outbox, cfg, log, time.Now)
 		d.Held = lease.Held
 		wg.Go(func() {
 			for range 500 {
@@ -650,7 +651,7 @@ func faultsOutbox(t *testing.T, env *faultEnv, n int, sum *tally) {
 	wg.Wait()
 	env.faults(0, false)
 	// Whatever a cut left pending is sent by the next passes.
-	d := webhook.NewDispatcher(env.check.Outbox, cfg, log, time.Now)
+	d := dispatch.NewDispatcher(env.check.Outbox, cfg, log, time.Now)
 	for range 50 {
 		if err := d.Pass(ctx); err != nil {
 			t.Fatal(err)

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/consentforms/consentforms/batch"
 	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/batch"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/consentforms/consentforms/batch"
 	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/batch"
 )
 
 // maxBatch bounds how many ingestions one transaction writes.

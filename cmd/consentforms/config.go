@@ -11,10 +11,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/consentforms/consentforms/dispatch"
 	"github.com/consentforms/consentforms/mongo"
 	"github.com/consentforms/consentforms/sqlite"
 	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
 // Config is the process configuration, read from the environment (docs/API.md §10).
@@ -38,7 +38,7 @@ type Config struct {
 	// RetentionEvery is how often the retention job runs, a Go duration ("10m"); "0" = never.
 	RetentionEvery string
 	// Webhooks tunes outgoing webhooks (CONSENTFORMS_WEBHOOK_*, docs/WEBHOOKS.md).
-	Webhooks webhook.Config
+	Webhooks dispatch.Config
 	// Limits bound what clients may hold (docs/OPERATIONS.md#limits).
 	Limits Limits
 }

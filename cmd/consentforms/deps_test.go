@@ -25,7 +25,7 @@ func TestShippedBinaryLinksNoTestStore(t *testing.T) {
 func TestDependenciesPointInward(t *testing.T) {
 	const mod = "github.com/consentforms/consentforms/"
 	forbidden := map[string][]string{
-		"./tenants/...": {"api", "admin", "web", "mongo", "sqlite", "policies", "cmd"},
+		"./tenants/...": {"api", "admin", "web", "mongo", "sqlite", "policies", "batch", "dispatch", "cmd"},
 		"./api":         {"admin", "web", "mongo", "sqlite", "cmd"},
 		"./admin":       {"api", "mongo", "sqlite", "cmd"},
 		"./web":         {"tenants/", "api", "admin", "mongo", "sqlite", "policies", "cmd"},
@@ -33,6 +33,8 @@ func TestDependenciesPointInward(t *testing.T) {
 		"./sqlite":      {"api", "admin", "web", "mongo", "policies", "cmd"},
 		"./policies":    {"tenants", "api", "admin", "web", "mongo", "sqlite", "cmd"},
 		"./requestid":   {"tenants", "api", "admin", "web", "mongo", "sqlite", "policies", "cmd"},
+		"./batch":       {"api", "admin", "web", "mongo", "sqlite", "policies", "dispatch", "cmd"},
+		"./dispatch":    {"api", "admin", "web", "mongo", "sqlite", "policies", "batch", "cmd"},
 	}
 	// "tenants/" (web's row) forbids the domain's sub-packages but not the root package and
 	// what it imports: the view reads the names of things (scopes, statuses, kinds, consents)

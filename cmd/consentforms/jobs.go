@@ -5,10 +5,10 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/consentforms/consentforms/dispatch"
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/jobs"
 	"github.com/consentforms/consentforms/tenants/ops"
-	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
 // How often the expiry job records passed deadlines, and the bulk erasure job looks for
@@ -63,7 +63,7 @@ func serverJobs(ctx context.Context, cfg Config, store tenants.Stores, svc *ops.
 			return do(ctx)
 		}
 	}
-	dispatcher := webhook.NewDispatcher(store.Outbox, cfg.Webhooks, log, time.Now)
+	dispatcher := dispatch.NewDispatcher(store.Outbox, cfg.Webhooks, log, time.Now)
 	dispatcher.Held = leases[jobDispatch].Held
 	js := []jobs.Job{
 		jobs.Every("expiry job", expiryEvery, true, held(jobExpiry, func(ctx context.Context) error {

@@ -10,14 +10,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/consentforms/consentforms/dispatch"
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/provision"
 	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
 // webhookConfig reads the outgoing webhook settings (docs/WEBHOOKS.md §Settings).
-func webhookConfig(getenv func(string) string) (webhook.Config, error) {
-	var c webhook.Config
+func webhookConfig(getenv func(string) string) (dispatch.Config, error) {
+	var c dispatch.Config
 	if v := getenv("CONSENTFORMS_WEBHOOK_ALLOW_INSECURE"); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {

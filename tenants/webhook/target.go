@@ -88,10 +88,12 @@ func (p Policy) Dialer() *net.Dialer {
 			return fmt.Errorf("webhook: address %q: %w", address, err)
 		}
 		if !p.allowed(ap.Addr()) {
-			return errRefusedAddress
+			return ErrRefusedAddress
 		}
 		return nil
 	}}
 }
 
-var errRefusedAddress = errors.New("webhook: refused private address")
+// ErrRefusedAddress is a connection the policy refused: to a private, loopback or link-local
+// address without AllowInsecure.
+var ErrRefusedAddress = errors.New("webhook: refused private address")

@@ -1,4 +1,4 @@
-package webhook
+package dispatch
 
 import (
 	"context"
@@ -54,5 +54,20 @@ func TestPassDrainsTheOutbox(t *testing.T) {
 	}
 	if len(m.events) != 0 || len(m.deliveries) != 250 || m.commits != 3 {
 		t.Errorf("after one pass: %d waiting, %d deliveries, %d commits; want 0, 250, 3", len(m.events), len(m.deliveries), m.commits)
+	}
+}
+
+func TestDelay(t *testing.T) {
+	d := &Dispatcher{cfg: Config{Base: time.Second, MaxDelay: 10 * time.Second}.withDefaults()}
+	var got []time.Duration
+	for n := 1; n <= 6; n++ {
+		got = append(got, d.delay(n))
+	}
+	want := []time.Duration{1, 2, 4, 8, 10, 10}
+	for i := range want {
+		if got[i] != want[i]*time.Second {
+			t.Errorf("delays = %v; want 1s doubling, at most 10s", got)
+			break
+		}
 	}
 }

@@ -1,4 +1,8 @@
-package webhook
+// Package dispatch delivers the outgoing webhooks (docs/WEBHOOKS.md): it fans the outbox's
+// events out to the endpoints that want them and sends each delivery over HTTP, signed, with
+// retries on a doubling delay. It is the adapter around the domain's webhook package, which
+// declares events, endpoints, the URL policy and signing.
+package dispatch
 
 import (
 	"bytes"
@@ -11,11 +15,12 @@ import (
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
 // Config tunes the dispatcher; zero fields take the defaults of docs/WEBHOOKS.md.
 type Config struct {
-	Policy Policy
+	Policy webhook.Policy
 	// Base is the first retry's delay; each further retry waits twice as long, up to MaxDelay.
 	Base     time.Duration
 	MaxDelay time.Duration
@@ -293,7 +298,7 @@ func (d *Dispatcher) delay(n int) time.Duration {
 // a short error class) and whether it was a 2xx.
 func (d *Dispatcher) send(ctx context.Context, ep tenants.Endpoint, dl tenants.Delivery) (string, bool) {
 	ts := d.now()
-	sig, err := Sign(ep.Secret, dl.EventID, ts, []byte(dl.Payload))
+	sig, err := webhook.Sign(ep.Secret, dl.EventID, ts, []byte(dl.Payload))
 	if err != nil {
 		return "bad secret", false
 	}
@@ -308,7 +313,7 @@ func (d *Dispatcher) send(ctx context.Context, ep tenants.Endpoint, dl tenants.D
 	req.Header.Set("webhook-signature", sig)
 	resp, err := d.client.Do(req)
 	switch {
-	case errors.Is(err, errRefusedAddress):
+	case errors.Is(err, webhook.ErrRefusedAddress):
 		return "refused address", false
 	case errors.Is(err, context.DeadlineExceeded):
 		return "timeout", false
