@@ -10,10 +10,10 @@ import (
 // while its session is recorded and unexpired. Sessions span tenants (a platform admin has
 // none), so the repository is keyed by session id and staff id.
 type Session struct {
-	ID        string    `bson:"_id" json:"id"`
-	StaffID   string    `bson:"staffId" json:"staffId"`
-	CreatedAt time.Time `bson:"createdAt" json:"createdAt"`
-	ExpiresAt time.Time `bson:"expiresAt" json:"expiresAt"`
+	ID        string    `json:"id"`
+	StaffID   string    `json:"staffId"`
+	CreatedAt time.Time `json:"createdAt"`
+	ExpiresAt time.Time `json:"expiresAt"`
 }
 
 // SessionRepo records staff sessions. Sessions are not exported: moving stores signs

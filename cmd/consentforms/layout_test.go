@@ -113,7 +113,6 @@ var domainInfrastructurePending = map[string]string{
 	"tenants/form.go":         "bson",
 	"tenants/outbox.go":       "bson",
 	"tenants/record.go":       "bson",
-	"tenants/sessions.go":     "bson",
 	"tenants/staff.go":        "bson",
 	"tenants/tenant.go":       "bson",
 	"tenants/webhooktoken.go": "bson",
