@@ -1,6 +1,10 @@
-// Package ops holds the operations on a person's data that the API and the admin UI share:
-// ingesting records, finding a person's records, erasure, unsubscribe, consent reads and the
-// expiry job. It works over the storage interfaces of package tenants.
+// Package ops holds the cases a request or a person needs, shared by the API and the admin UI:
+// ingesting records, finding a person's records, consent reads, unsubscribe, erasure, the
+// access export and the re-permission list, with the request rules the handlers would
+// otherwise each repeat (ParseExpiring, EventIdentity). It also still holds the passes of the
+// background jobs (expiry, retention, bulk erasure, the diagnostics flush), which package
+// jobs runs as a group. It returns plain structs (package api names them on the wire) and
+// works over the store contract of package tenants.
 package ops
 
 import (
