@@ -49,7 +49,8 @@ const busyRetry = 1
 // the API reads it once the credential is known (readBody). Whatever a request's body held of
 // the in-flight budget is given back when its handlers are done.
 func (s *server) bodyLimit(c *fiber.Ctx) error {
-	if c.Request().Header.ContentLength() > s.BodyLimit {
+	if n := c.Request().Header.ContentLength(); n > s.BodyLimit {
+		s.discardRefused(c, n)
 		return fiber.ErrRequestEntityTooLarge
 	}
 	defer func() {
@@ -63,6 +64,22 @@ func (s *server) bodyLimit(c *fiber.Ctx) error {
 	}
 	return s.readBody(c)
 }
+
+// discardRefused reads and throws away the body of a request refused as too large, when it is
+// at most drainFactor times the limit: a client still writing it would otherwise see the
+// connection reset instead of the 413 (the server closes a connection with unread bytes). Nothing
+// is kept, so this costs the in-flight budget nothing; a larger body is not waited for.
+func (s *server) discardRefused(c *fiber.Ctx, n int) {
+	if n > drainFactor*s.BodyLimit {
+		return
+	}
+	if bs := c.Request().BodyStream(); bs != nil {
+		_, _ = io.CopyN(io.Discard, bs, int64(n))
+	}
+}
+
+// drainFactor bounds the oversized bodies discardRefused reads to the end.
+const drainFactor = 4
 
 // readBody reads the request's body (loadBody), then runs the next handler.
 func (s *server) readBody(c *fiber.Ctx) error {
