@@ -78,6 +78,7 @@ type RecordRepo interface {
 	Count(ctx context.Context, tenantID string, kind tenants.Kind) (int64, error)
 	// ConsentStats counts records per consent and status, read at now (deadlines applied).
 	ConsentStats(ctx context.Context, tenantID string, kind tenants.Kind, now time.Time) (tenants.ConsentStats, error)
+	tenants.TrendRepo
 }
 
 // TokenRepo manages provider webhook tokens.
