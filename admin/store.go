@@ -76,6 +76,7 @@ type RecordRepo interface {
 	Get(ctx context.Context, tenantID string, kind tenants.Kind, publicID string) (tenants.Record, error)
 	List(ctx context.Context, tenantID string, kind tenants.Kind, p tenants.Page) ([]tenants.Record, error)
 	Count(ctx context.Context, tenantID string, kind tenants.Kind) (int64, error)
+	CountUpTo(ctx context.Context, tenantID string, kind tenants.Kind, p tenants.Page, most int64) (int64, error)
 	// ConsentStats counts records per consent and status, read at now (deadlines applied).
 	ConsentStats(ctx context.Context, tenantID string, kind tenants.Kind, now time.Time) (tenants.ConsentStats, error)
 	tenants.TrendRepo

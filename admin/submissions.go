@@ -27,9 +27,14 @@ func (h *handler) submissions(c *fiber.Ctx, s *session) error {
 	}
 	page := queryPage(c)
 	now := h.now()
-	recs, err := h.Store.Records.List(ctx, s.TenantID, tenants.KindFormSubmission, tenants.Page{FormID: f.FormID,
-		Consent: tenants.ConsentName(f.Consent), Status: tenants.ConsentStatus(f.Status), Now: now,
-		Skip: int64((page - 1) * submissionsPerPage), Limit: submissionsPerPage + 1})
+	filter := tenants.Page{FormID: f.FormID, Consent: tenants.ConsentName(f.Consent), Status: tenants.ConsentStatus(f.Status), Now: now}
+	paged := filter
+	paged.Skip, paged.Limit = int64((page-1)*submissionsPerPage), submissionsPerPage+1
+	recs, err := h.Store.Records.List(ctx, s.TenantID, tenants.KindFormSubmission, paged)
+	if err != nil {
+		return err
+	}
+	total, err := h.listTotal(ctx, s.TenantID, tenants.KindFormSubmission, filter)
 	if err != nil {
 		return err
 	}
@@ -38,7 +43,7 @@ func (h *handler) submissions(c *fiber.Ctx, s *session) error {
 		return err
 	}
 	p := web.SubmissionsPage{Layout: h.layout(c, s, "Submissions", web.NavSubmissions), Filter: f,
-		Pager: web.Pager{Page: page, HasNext: len(recs) > submissionsPerPage}, CanFind: h.mayFindPeople(s)}
+		Pager: web.Pager{Page: page, HasNext: len(recs) > submissionsPerPage}, Total: total, CanFind: h.mayFindPeople(s)}
 	for _, fm := range forms {
 		p.Forms = append(p.Forms, web.Option{Value: fm.FormID, Label: fm.FormID})
 	}

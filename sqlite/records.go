@@ -74,9 +74,25 @@ func findRows(ctx context.Context, q querier, tenantID string, matchKeys []strin
 
 // List returns a page of the tenant's records of kind, newest first, filtered by p.
 func (r *Records) List(ctx context.Context, tenantID string, kind tenants.Kind, p tenants.Page) ([]tenants.Record, error) {
+	where, args, err := listWhere(tenantID, kind, p)
+	if err != nil {
+		return nil, err
+	}
+	args = append(args, sql.Named("limit", limitOrAll(p.Limit)), sql.Named("skip", p.Skip))
+	rows, err := queryAll(ctx, r.s.r, "list records", scanRecord, `SELECT `+recordCols+` FROM records WHERE `+
+		where+` ORDER BY created_at DESC, rid DESC LIMIT :limit OFFSET :skip`, args...)
+	out := make([]tenants.Record, len(rows))
+	for i := range rows {
+		out[i] = rows[i].rec
+	}
+	return out, err
+}
+
+// listWhere is the condition of a list's filters (form, consent status at p.Now, of live
+// records) and its arguments.
+func listWhere(tenantID string, kind tenants.Kind, p tenants.Page) (string, []any, error) {
 	where := []string{"tenant_id = :tenant", "kind = :kind"}
-	args := []any{sql.Named("tenant", tenantID), sql.Named("kind", string(kind)), sql.Named("now", ms(p.Now)),
-		sql.Named("limit", limitOrAll(p.Limit)), sql.Named("skip", p.Skip)}
+	args := []any{sql.Named("tenant", tenantID), sql.Named("kind", string(kind)), sql.Named("now", ms(p.Now))}
 	if p.FormID != "" {
 		where = append(where, "form_id = :form")
 		args = append(args, sql.Named("form", p.FormID))
@@ -84,17 +100,13 @@ func (r *Records) List(ctx context.Context, tenantID string, kind tenants.Kind, 
 	if p.Status != "" {
 		cond, err := statusFilter(p.Consent, p.Status)
 		if err != nil {
-			return nil, err
+			return "", nil, err
 		}
-		where = append(where, cond)
+		// An anonymised record's consents are nobody's: a status filter lists live records,
+		// as the dashboard counts them.
+		where = append(where, cond, "anonymised_at IS NULL")
 	}
-	rows, err := queryAll(ctx, r.s.r, "list records", scanRecord, `SELECT `+recordCols+` FROM records WHERE `+
-		strings.Join(where, " AND ")+` ORDER BY created_at DESC, rid DESC LIMIT :limit OFFSET :skip`, args...)
-	out := make([]tenants.Record, len(rows))
-	for i := range rows {
-		out[i] = rows[i].rec
-	}
-	return out, err
+	return strings.Join(where, " AND "), args, nil
 }
 
 // statusFilter is the condition of a status filter on one consent or ("") on any of them.

@@ -65,6 +65,8 @@ type SubmissionsPage struct {
 	Forms  []Option // the form filter's choices (value: form id)
 	Items  []SubmissionItem
 	Pager  Pager
+	// Total is how many submissions match the filters.
+	Total ListTotal
 	// CanFind offers the search for one person's records by e-mail or phone.
 	CanFind bool
 }

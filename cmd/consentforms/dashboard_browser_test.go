@@ -116,6 +116,32 @@ func TestAdminBrowserDashboard(t *testing.T) {
 		u.open("/admin/")
 		u.checkLayout("dashboard", vp.w)
 	}
+
+	// The submissions list: its total, and Ada's erased row marked, no consent shown as granted.
+	u.do(chromedp.EmulateViewport(1280, 800))
+	wantStatus(t, "submissions", u.open("/admin/submissions"), 200)
+	if got := u.text("list-total"); got != "5 submissions" {
+		t.Errorf("total %q, want 5 submissions", got)
+	}
+	if n := u.count("submission-anonymised"); n != 1 {
+		t.Errorf("%d rows marked anonymised, want 1", n)
+	}
+	cls, err := chromedp.Run(u.ctx, chromedp.Evaluate[string](`document.querySelector('tr[data-submission-id="s0"]').className + ' ' +
+		document.querySelector('tr[data-submission-id="s0"] [data-testid="submission-consent-generalContactEmail"]').textContent`))
+	if err != nil || cls != "anonymised —" {
+		t.Errorf("Ada's row: %q, %v; want marked anonymised, her e-mail consent not shown as granted", cls, err)
+	}
+	wantStatus(t, "granted by e-mail", u.open("/admin/submissions?consent=generalContactEmail&status=granted"), 200)
+	// The list of those who may be contacted by e-mail agrees with the dashboard: Ada's
+	// erased record is not among them.
+	if got := u.text("list-total"); got != "3 submissions" || u.present("submission-anonymised") {
+		t.Errorf("filtered total %q, want the dashboard's 3 submissions, none anonymised", got)
+	}
+	for _, vp := range viewports {
+		u.do(chromedp.EmulateViewport(vp.w, vp.h))
+		u.open("/admin/submissions")
+		u.checkLayout("submissions", vp.w)
+	}
 }
 
 // texts are the texts of every element with the data-testid, in page order.

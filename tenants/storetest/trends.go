@@ -84,3 +84,25 @@ func testExpiringPerDay(t *testing.T, open Open) {
 		t.Errorf("phone: %v, %v; want none", got, err)
 	}
 }
+
+func testCountUpTo(t *testing.T, open Open) {
+	s := open(t)
+	statusRecords(t, s)
+	at := t0.Add(time.Hour)
+	for _, c := range []struct {
+		name string
+		page tenants.Page
+		most int64
+		want int64
+	}{
+		{"all", tenants.Page{Now: at}, 100, 6},
+		{"all, bounded", tenants.Page{Now: at}, 3, 3},
+		{"one form", tenants.Page{FormID: "petition", Now: at}, 100, 4},
+		{"granted primary purpose", tenants.Page{Consent: tenants.ConsentPrimaryPurpose, Status: tenants.StatusGranted, Now: at}, 100, 2},
+		{"paging ignored", tenants.Page{Now: at, Skip: 4, Limit: 1}, 100, 6},
+	} {
+		if n, err := s.Records.CountUpTo(ctx, "a", tenants.KindFormSubmission, c.page, c.most); err != nil || n != c.want {
+			t.Errorf("%s: CountUpTo = %d, %v; want %d", c.name, n, err, c.want)
+		}
+	}
+}
