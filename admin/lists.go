@@ -19,3 +19,16 @@ func (h *handler) listTotal(ctx context.Context, tenantID string, kind tenants.K
 	}
 	return web.ListTotal{N: int(n)}, err
 }
+
+// formNames maps the tenant's form ids to their names (forms without a name left out), so
+// that a page shows names with the id in a tooltip.
+func (h *handler) formNames(ctx context.Context, tenantID string) (map[string]string, error) {
+	forms, err := h.Store.Forms.List(ctx, tenantID)
+	names := make(map[string]string, len(forms))
+	for _, f := range forms {
+		if f.Name != "" {
+			names[f.FormID] = f.Name
+		}
+	}
+	return names, err
+}

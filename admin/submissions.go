@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"time"
@@ -44,11 +45,15 @@ func (h *handler) submissions(c *fiber.Ctx, s *session) error {
 	}
 	p := web.SubmissionsPage{Layout: h.layout(c, s, "Submissions", web.NavSubmissions), Filter: f,
 		Pager: web.Pager{Page: page, HasNext: len(recs) > submissionsPerPage}, Total: total, CanFind: h.mayFindPeople(s)}
+	names := map[string]string{}
 	for _, fm := range forms {
-		p.Forms = append(p.Forms, web.Option{Value: fm.FormID, Label: fm.FormID})
+		p.Forms = append(p.Forms, web.Option{Value: fm.FormID, Label: cmp.Or(fm.Name, fm.FormID)})
+		names[fm.FormID] = fm.Name
 	}
 	for _, r := range recs[:min(len(recs), submissionsPerPage)] {
-		p.Items = append(p.Items, submissionItem(r, now))
+		item := submissionItem(r, now)
+		item.FormName = names[r.FormID]
+		p.Items = append(p.Items, item)
 	}
 	return h.render(c, fiber.StatusOK, web.Submissions(p))
 }

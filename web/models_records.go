@@ -49,6 +49,7 @@ type SubmissionFilter struct {
 type SubmissionItem struct {
 	ID                  string
 	FormID              string
+	FormName            string // "" when the form has none
 	CreatedAt           time.Time
 	Email               string
 	Phone               string
@@ -157,9 +158,25 @@ type AnonymisePreviewPage struct {
 	Counts RecordCounts
 	// Mentions counts the records of others that mention the person: only the mention goes.
 	Mentions int
-	Errors   FieldErrors // key: confirm
+	// Records are the person's records the erasure anonymises, MentionRecords those of others
+	// it removes the mention from; newest first, at most FindPersonShown each.
+	Records, MentionRecords []PreviewRecord
+	Errors                  FieldErrors // key: confirm
 	// CanExport shows "Export data" next to anonymise (docs/API.md §5.5).
 	CanExport bool
+}
+
+// PreviewRecord is one record an erasure will touch, enough to tell it is the right person's:
+// Email and Phone are given in full and always masked when rendered (none for a mention,
+// whose contact data is someone else's).
+type PreviewRecord struct {
+	Kind      string
+	ID        string
+	FormID    string
+	FormName  string // "" when the form has none (or no form: canvassing, phone calls)
+	CreatedAt time.Time
+	Email     string
+	Phone     string
 }
 
 // AnonymiseConfirmWord is the word the user must type to confirm anonymisation.

@@ -123,6 +123,9 @@ func TestAdminBrowserDashboard(t *testing.T) {
 	if got := u.text("list-total"); got != "5 submissions" {
 		t.Errorf("total %q, want 5 submissions", got)
 	}
+	if got := u.texts("submission-form"); len(got) != 5 || got[0] != "Petition" {
+		t.Errorf("forms %q, want the form's name", got)
+	}
 	if n := u.count("submission-anonymised"); n != 1 {
 		t.Errorf("%d rows marked anonymised, want 1", n)
 	}
