@@ -31,7 +31,7 @@ func (h *handler) auditView(ctx context.Context, s *session, entries []tenants.A
 	out := make([]web.AuditEntry, len(entries))
 	for i, e := range entries {
 		out[i] = web.AuditEntry{Time: e.Time, Actor: names.actor(e), Action: e.Action, Detail: auditDetail(e),
-			Records: auditRecords(e, s.TenantID != ""), Counts: e.Counts, RequestID: e.RequestID}
+			Records: names.staffRefs(e, auditRecords(e, s.TenantID != "")), Counts: e.Counts, RequestID: e.RequestID}
 	}
 	return out, nil
 }
@@ -164,4 +164,21 @@ func tokenLabel(t tenants.WebhookToken) string {
 		return "Webhook token “" + t.Name + "”"
 	}
 	return "Webhook token (" + t.Provider + ")"
+}
+
+// staffRefs names the staff users a staff entry (created, disabled, …) is about by their
+// e-mail address, masked where the role sees contact data masked; the id stays in the tooltip.
+func (n actorNames) staffRefs(e tenants.AuditEntry, refs []web.RecordRef) []web.RecordRef {
+	if !strings.HasPrefix(e.Action, "staff.") {
+		return refs
+	}
+	for i, r := range refs {
+		if st, ok := n.staff[r.ID]; ok {
+			refs[i].Label = st.Email
+			if !n.showEmail {
+				refs[i].Label = web.MaskEmail(st.Email)
+			}
+		}
+	}
+	return refs
 }

@@ -237,6 +237,8 @@ type Actor struct {
 type RecordRef struct {
 	ID   string
 	Href string
+	// Label names what the id is (a staff user's e-mail address); "" shows the id.
+	Label string
 }
 
 // AuditRecordsShown is how many ids an audit row lists before "+N more".

@@ -31,6 +31,10 @@ func TestAdminBrowserAuditReadable(t *testing.T) {
 		t.Errorf("tooltip %q, %v; want the code staff.login", title, err)
 	}
 
+	if got, err := chromedp.Run(u.ctx, chromedp.Evaluate[string](`[...document.querySelectorAll('[data-testid="audit-row"]')].
+		find(r => r.textContent.includes('Staff user created')).querySelector('[data-testid="audit-record"]').textContent`)); err != nil || got != "lead@example.org" {
+		t.Errorf("staff.created names %q, %v; want the new user's e-mail address", got, err)
+	}
 	// The filter form swaps the results in with htmx; its URL is the same as a link's.
 	wantStatus(t, "filter by e-mail", u.open("/admin/audit?actor=LEAD%40example.org"), 200)
 	if got := u.texts("audit-action-label"); len(got) != 1 || got[0] != "Staff signed in" {
