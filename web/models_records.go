@@ -37,8 +37,18 @@ func KindLabel(kind string) string {
 	return kind
 }
 
+// KindPlural names the records of a kind as a list does: "Form submissions".
+func KindPlural(kind string) string {
+	if kind == "" {
+		kind = KindFormSubmission
+	}
+	return KindLabel(kind) + "s"
+}
+
 // SubmissionFilter narrows the submissions list: query parameters form, consent, status.
 type SubmissionFilter struct {
+	// Kind is the record kind listed (one of the Kind constants; "" reads as form submissions).
+	Kind    string
 	FormID  string
 	Consent string // primaryPurpose, generalContactEmail, generalContactPhone, or "" for any
 	Status  string // one of the Status constants, or "" for any
@@ -66,8 +76,10 @@ type SubmissionsPage struct {
 	Forms  []Option // the form filter's choices (value: form id)
 	Items  []SubmissionItem
 	Pager  Pager
-	// Total is how many submissions match the filters.
+	// Total is how many records match the filters.
 	Total ListTotal
+	// Kinds are the tabs of the list, one per record kind.
+	Kinds []Option
 	// CanFind offers the search for one person's records by e-mail or phone.
 	CanFind bool
 }

@@ -120,8 +120,8 @@ func TestAdminBrowserDashboard(t *testing.T) {
 	// The submissions list: its total, and Ada's erased row marked, no consent shown as granted.
 	u.do(chromedp.EmulateViewport(1280, 800))
 	wantStatus(t, "submissions", u.open("/admin/submissions"), 200)
-	if got := u.text("list-total"); got != "5 submissions" {
-		t.Errorf("total %q, want 5 submissions", got)
+	if got := u.text("list-total"); got != "5 records" {
+		t.Errorf("total %q, want 5 records", got)
 	}
 	if got := u.texts("submission-form"); len(got) != 5 || got[0] != "Petition" {
 		t.Errorf("forms %q, want the form's name", got)
@@ -137,8 +137,28 @@ func TestAdminBrowserDashboard(t *testing.T) {
 	wantStatus(t, "granted by e-mail", u.open("/admin/submissions?consent=generalContactEmail&status=granted"), 200)
 	// The list of those who may be contacted by e-mail agrees with the dashboard: Ada's
 	// erased record is not among them.
-	if got := u.text("list-total"); got != "3 submissions" || u.present("submission-anonymised") {
-		t.Errorf("filtered total %q, want the dashboard's 3 submissions, none anonymised", got)
+	if got := u.text("list-total"); got != "3 records" || u.present("submission-anonymised") {
+		t.Errorf("filtered total %q, want the dashboard's 3 records, none anonymised", got)
+	}
+
+	// The other kinds have their lists, reached from the tabs; a record leads back to its list.
+	wantStatus(t, "submissions again", u.open("/admin/submissions"), 200)
+	wantStatus(t, "canvassing tab", u.submit("kind-tab-canvassingSubmission"), 200)
+	if got := u.text("list-total"); got != "1 record" || u.count("submission-anonymised") != 1 {
+		t.Errorf("canvassing list: %q, %d anonymised; want Ada's erased record", got, u.count("submission-anonymised"))
+	}
+	wantStatus(t, "phone call tab", u.submit("kind-tab-phoneCallTask"), 200)
+	if got := u.text("list-total"); got != "1 record" || u.present("submission-consent-primaryPurpose") {
+		t.Errorf("phone call tasks: %q; want one, without consents", got)
+	}
+	wantStatus(t, "phone call record", u.submit("submission-link"), 200)
+	if got := u.attr("submissions-back", "href"); got != "/admin/submissions?kind=phoneCallTask" || u.text("submissions-back") != "← Phone call tasks" {
+		t.Errorf("back link %q %q, want the phone call tasks list", got, u.text("submissions-back"))
+	}
+	wantStatus(t, "back", u.submit("submissions-back"), 200)
+	wantStatus(t, "digitisation tab", u.submit("kind-tab-digitisationSubmission"), 200)
+	if got := u.texts("submission-consent-generalContactEmail"); len(got) != 1 || got[0] != "Granted" {
+		t.Errorf("digitisation list consents %q", got)
 	}
 	for _, vp := range viewports {
 		u.do(chromedp.EmulateViewport(vp.w, vp.h))
