@@ -12,6 +12,7 @@ var trendTests = map[string]func(t *testing.T, open Open){
 	"consent stats count live records, anonymised apart": testLiveConsentStats,
 	"records created per day":                            testCreatedPerDay,
 	"general-contact consents expiring per day":          testExpiringPerDay,
+	"list totals, up to a bound":                         testCountUpTo,
 }
 
 // testLiveConsentStats: an anonymised record with a granted consent is not counted as granted
