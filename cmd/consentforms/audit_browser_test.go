@@ -58,9 +58,23 @@ func TestAdminBrowserAuditReadable(t *testing.T) {
 	if got := u.text("error-from"); !strings.Contains(got, "YYYY-MM-DD") {
 		t.Errorf("error %q", got)
 	}
+	// A favicon, served from the embedded assets (the browser asked /favicon.ico in vain before).
+	if st, body := u.fetch("GET", u.attrCSS(`link[rel="icon"]`, "href"), nil); st != 200 || !strings.Contains(body, "<svg") {
+		t.Errorf("favicon: %d", st)
+	}
 	for _, vp := range viewports {
 		u.do(chromedp.EmulateViewport(vp.w, vp.h))
 		u.open("/admin/audit")
 		u.checkLayout("audit", vp.w)
 	}
+}
+
+// attrCSS is an attribute of the first element a CSS selector finds.
+func (u *adminUI) attrCSS(css, name string) string {
+	u.t.Helper()
+	v, err := chromedp.Run(u.ctx, chromedp.AttributeValue(chromedp.CSS(css), name))
+	if err != nil || !v.Exists {
+		u.t.Fatalf("attribute %s of %s: %v", name, css, err)
+	}
+	return v.Value
 }
