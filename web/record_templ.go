@@ -654,7 +654,7 @@ func consentRow(key, label string, c ConsentView, show bool) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if c.Deadline == nil && c.Status == StatusGranted {
+		if c.Deadline == nil && c.Status != StatusNotGranted && c.Status != "" {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 55, "Until revoked")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
