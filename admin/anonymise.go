@@ -28,13 +28,24 @@ func (h *handler) anonymisePreview(c *fiber.Ctx, s *session) error {
 }
 
 func (h *handler) renderPreview(c *fiber.Ctx, s *session, status int, email, phone string, id ops.Identity, errs web.FieldErrors) error {
-	p, err := h.Ops.Preview(c.UserContext(), s.TenantID, id)
+	ctx := c.UserContext()
+	own, mentions, err := h.Ops.FindPerson(ctx, s.TenantID, id)
 	if err != nil {
 		return err
 	}
-	return h.render(c, status, web.AnonymisePreview(web.AnonymisePreviewPage{
-		Layout: h.layout(c, s, "Anonymise: review", web.NavAnonymise), Email: email, Phone: phone,
-		Counts: recordCounts(p.Counts), Mentions: p.RemovedMentions, Errors: errs, CanExport: h.may(s, permGDPRExport)}))
+	names, err := h.formNames(ctx, s.TenantID)
+	if err != nil {
+		return err
+	}
+	p := web.AnonymisePreviewPage{Layout: h.layout(c, s, "Anonymise: review", web.NavAnonymise), Email: email, Phone: phone,
+		Counts: recordCounts(tenants.CountKinds(own)), Mentions: len(mentions), Errors: errs, CanExport: h.may(s, permGDPRExport)}
+	for _, r := range own[:min(len(own), web.FindPersonShown)] {
+		p.Records = append(p.Records, previewRecord(r, names, true))
+	}
+	for _, r := range mentions[:min(len(mentions), web.FindPersonShown)] {
+		p.MentionRecords = append(p.MentionRecords, previewRecord(r, names, false))
+	}
+	return h.render(c, status, web.AnonymisePreview(p))
 }
 
 func (h *handler) anonymise(c *fiber.Ctx, s *session) error {
@@ -81,4 +92,13 @@ func (h *handler) country(c *fiber.Ctx, s *session) string {
 func recordCounts(c tenants.Counts) web.RecordCounts {
 	return web.RecordCounts{FormSubmissions: c.FormSubmissions, DigitisationSubmissions: c.DigitisationSubmissions,
 		CanvassingSubmissions: c.CanvassingSubmissions, PhoneCallTasks: c.PhoneCallTasks}
+}
+
+// previewRecord is a record an erasure will touch; contact data only for the person's own.
+func previewRecord(r tenants.Record, names map[string]string, own bool) web.PreviewRecord {
+	p := web.PreviewRecord{Kind: string(r.Kind), ID: r.PublicID, FormID: r.FormID, FormName: names[r.FormID], CreatedAt: r.CreatedAt}
+	if own {
+		p.Email, p.Phone = str(r.Contact.Email), str(r.Contact.PhoneNumber)
+	}
+	return p
 }

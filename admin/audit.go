@@ -34,6 +34,9 @@ var auditActions = []string{
 // sees every tenant's), newest first, filtered.
 func (h *handler) auditLog(c *fiber.Ctx, s *session) error {
 	f, q, errs := auditFilter(c)
+	if err := h.filterActor(c.UserContext(), s, &q, errs); err != nil {
+		return err
+	}
 	page := queryPage(c)
 	p := web.AuditPage{Layout: h.layout(c, s, "Audit log", web.NavAudit), Filter: f, Actions: auditActions,
 		Errors: errs, Pager: web.Pager{Page: page}}
@@ -59,6 +62,9 @@ func (h *handler) auditLog(c *fiber.Ctx, s *session) error {
 // hold none; the keyed hash of a person (Subject) and free-text details are left out.
 func (h *handler) auditExport(c *fiber.Ctx, s *session) error {
 	_, q, errs := auditFilter(c)
+	if err := h.filterActor(c.UserContext(), s, &q, errs); err != nil {
+		return err
+	}
 	if len(errs) > 0 {
 		return h.invalid(c, web.Audit(web.AuditPage{Layout: h.layout(c, s, "Audit log", web.NavAudit), Actions: auditActions, Errors: errs}))
 	}

@@ -13,6 +13,8 @@ import (
 type actorNames struct {
 	staff map[string]tenants.Staff // by staff id
 	keys  map[string]string        // "tenant\x00key id" → key name
+	// tokens label webhook tokens by "tenant\x00token id".
+	tokens map[string]string
 	// showEmail: the role may read contact data; otherwise staff e-mails are masked as lists mask them.
 	showEmail bool
 	// tenantView: the user sees one tenant's log, whose staff list lacks the platform admins.
@@ -29,25 +31,19 @@ func (h *handler) auditView(ctx context.Context, s *session, entries []tenants.A
 	out := make([]web.AuditEntry, len(entries))
 	for i, e := range entries {
 		out[i] = web.AuditEntry{Time: e.Time, Actor: names.actor(e), Action: e.Action, Detail: auditDetail(e),
-			Records: auditRecords(e, s.TenantID != ""), Counts: e.Counts, RequestID: e.RequestID}
+			Records: names.staffRefs(e, auditRecords(e, s.TenantID != "")), Counts: e.Counts, RequestID: e.RequestID}
 	}
 	return out, nil
 }
 
 func (h *handler) actorNames(ctx context.Context, s *session, entries []tenants.AuditEntry) (actorNames, error) {
-	n := actorNames{staff: map[string]tenants.Staff{}, keys: map[string]string{},
+	n := actorNames{staff: map[string]tenants.Staff{}, keys: map[string]string{}, tokens: map[string]string{},
 		showEmail: h.may(s, permContactRead), tenantView: !isPlatformAdmin(s)}
 	if len(entries) == 0 {
 		return n, nil
 	}
 	// A platform admin may see every staff user; a tenant's user sees its tenant's.
-	var staff []tenants.Staff
-	var err error
-	if isPlatformAdmin(s) {
-		staff, err = h.Store.Staff.ListAll(ctx)
-	} else {
-		staff, err = h.Store.Staff.List(ctx, s.TenantID)
-	}
+	staff, err := h.visibleStaff(ctx, s)
 	if err != nil {
 		return n, err
 	}
@@ -56,7 +52,7 @@ func (h *handler) actorNames(ctx context.Context, s *session, entries []tenants.
 	}
 	listed := map[string]bool{}
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Actor, "key:") || e.TenantID == "" || listed[e.TenantID] {
+		if !(strings.HasPrefix(e.Actor, "key:") || strings.HasPrefix(e.Actor, "token:")) || e.TenantID == "" || listed[e.TenantID] {
 			continue
 		}
 		listed[e.TenantID] = true
@@ -66,6 +62,13 @@ func (h *handler) actorNames(ctx context.Context, s *session, entries []tenants.
 		}
 		for _, k := range keys {
 			n.keys[e.TenantID+"\x00"+k.ID] = k.Name
+		}
+		tokens, err := h.Store.Tokens.List(ctx, e.TenantID)
+		if err != nil {
+			return n, err
+		}
+		for _, t := range tokens {
+			n.tokens[e.TenantID+"\x00"+t.ID] = tokenLabel(t)
 		}
 	}
 	return n, nil
@@ -88,6 +91,10 @@ func (n actorNames) actor(e tenants.AuditEntry) web.Actor {
 		} else if n.tenantView {
 			// Staff are never deleted, and a tenant's log holds its own staff and platform admins.
 			a.Label = "Platform admin"
+		}
+	case kind == "token":
+		if label, ok := n.tokens[e.TenantID+"\x00"+id]; ok {
+			a.Label = label
 		}
 	case kind == "key":
 		if name, ok := n.keys[e.TenantID+"\x00"+id]; ok {
@@ -149,4 +156,29 @@ func auditRecords(e tenants.AuditEntry, linked bool) []web.RecordRef {
 		}
 	}
 	return out
+}
+
+// tokenLabel names a webhook token as the audit log shows it: by its name, else its provider.
+func tokenLabel(t tenants.WebhookToken) string {
+	if t.Name != "" {
+		return "Webhook token “" + t.Name + "”"
+	}
+	return "Webhook token (" + t.Provider + ")"
+}
+
+// staffRefs names the staff users a staff entry (created, disabled, …) is about by their
+// e-mail address, masked where the role sees contact data masked; the id stays in the tooltip.
+func (n actorNames) staffRefs(e tenants.AuditEntry, refs []web.RecordRef) []web.RecordRef {
+	if !strings.HasPrefix(e.Action, "staff.") {
+		return refs
+	}
+	for i, r := range refs {
+		if st, ok := n.staff[r.ID]; ok {
+			refs[i].Label = st.Email
+			if !n.showEmail {
+				refs[i].Label = web.MaskEmail(st.Email)
+			}
+		}
+	}
+	return refs
 }

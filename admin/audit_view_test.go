@@ -43,6 +43,12 @@ func (f countingKeys) List(_ context.Context, tenantID string) ([]tenants.APIKey
 	return []tenants.APIKey{{ID: "k1", TenantID: tenantID, Name: "Website of " + tenantID}}, nil
 }
 
+type namedTokens struct{ tenants.TokenRepo }
+
+func (namedTokens) List(_ context.Context, tenantID string) ([]tenants.WebhookToken, error) {
+	return []tenants.WebhookToken{{ID: "wt1", TenantID: tenantID, Provider: "sendgrid", Name: "Newsletter"}}, nil
+}
+
 func TestAuditActorNames(t *testing.T) {
 	enf, err := policies.New()
 	if err != nil {
@@ -52,7 +58,7 @@ func TestAuditActorNames(t *testing.T) {
 	staff := []tenants.Staff{{ID: "u_sup", Email: "sam.support@example.org", Role: tenants.RoleSupport, TenantID: "t_1"},
 		{ID: "u_root", Email: "root@example.org", Role: tenants.RolePlatformAdmin}}
 	h := newHandler(Deps{Enforcer: enf, Store: Store{Staff: countingStaff{all: staff, reads: &staffReads},
-		APIKeys: countingKeys{reads: &keyReads}}})
+		APIKeys: countingKeys{reads: &keyReads}, Tokens: namedTokens{}}})
 	var entries []tenants.AuditEntry
 	for range 20 {
 		entries = append(entries,
@@ -60,7 +66,8 @@ func TestAuditActorNames(t *testing.T) {
 			tenants.AuditEntry{TenantID: "t_1", Actor: "key:k1", Action: tenants.ActionSubmissionAccepted},
 			tenants.AuditEntry{TenantID: "t_1", Actor: "staff:u_root", Action: tenants.ActionAPIKeyIssued},
 			tenants.AuditEntry{TenantID: "t_1", Actor: "key:k_gone", Action: tenants.ActionSubmissionAccepted},
-			tenants.AuditEntry{TenantID: "t_1", Actor: tenants.ActorSystem, Action: tenants.ActionConsentExpired})
+			tenants.AuditEntry{TenantID: "t_1", Actor: tenants.ActorSystem, Action: tenants.ActionConsentExpired},
+			tenants.AuditEntry{TenantID: "t_1", Actor: "token:wt1", Action: tenants.ActionConsentRevoked})
 	}
 	labels := func(role, staffTenant string) []string {
 		s := &session{Staff: tenants.Staff{Role: role, TenantID: staffTenant}, TenantID: "t_1"}
@@ -69,7 +76,7 @@ func TestAuditActorNames(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out []string
-		for _, r := range rows[:5] {
+		for _, r := range rows[:6] {
 			out = append(out, r.Actor.Label)
 		}
 		return out
@@ -78,9 +85,9 @@ func TestAuditActorNames(t *testing.T) {
 		role, tenant string
 		want         []string
 	}{
-		{tenants.RoleSupport, "t_1", []string{"sam.support@example.org", "API key “Website of t_1”", "Platform admin", "key:k_gone", "System"}},
-		{tenants.RoleViewer, "t_1", []string{"s***@e***.org", "API key “Website of t_1”", "Platform admin", "key:k_gone", "System"}},
-		{tenants.RolePlatformAdmin, "", []string{"sam.support@example.org", "API key “Website of t_1”", "root@example.org", "key:k_gone", "System"}},
+		{tenants.RoleSupport, "t_1", []string{"sam.support@example.org", "API key “Website of t_1”", "Platform admin", "key:k_gone", "System", "Webhook token “Newsletter”"}},
+		{tenants.RoleViewer, "t_1", []string{"s***@e***.org", "API key “Website of t_1”", "Platform admin", "key:k_gone", "System", "Webhook token “Newsletter”"}},
+		{tenants.RolePlatformAdmin, "", []string{"sam.support@example.org", "API key “Website of t_1”", "root@example.org", "key:k_gone", "System", "Webhook token “Newsletter”"}},
 	}
 	for _, c := range cases {
 		staffReads, keyReads = 0, 0

@@ -9,24 +9,33 @@ import (
 // recentActivity is how many audit entries the dashboard shows.
 const recentActivity = 10
 
+// dashboard counts records, who may be contacted per record kind and consent status from the
+// covering index of the consent columns, and draws the trends from indexes (dashboard_chart.go).
 func (h *handler) dashboard(c *fiber.Ctx, s *session) error {
 	ctx := c.UserContext()
 	p := web.DashboardPage{Layout: h.layout(c, s, "Dashboard", web.NavDashboard)}
+	now := h.now()
 	var counts tenants.Counts
+	var all tenants.ConsentStats
 	for _, k := range tenants.Kinds {
-		n, err := h.Store.Records.Count(ctx, s.TenantID, k)
+		stats, err := h.Store.Records.ConsentStats(ctx, s.TenantID, k, now)
 		if err != nil {
 			return err
 		}
-		counts.Add(k, int(n))
+		counts.Add(k, int(stats.Records()))
+		p.Contactable = append(p.Contactable, kindConsents(k, stats))
+		all = all.Plus(stats)
 	}
 	p.Records = recordCounts(counts)
-	stats, err := h.Store.Records.ConsentStats(ctx, s.TenantID, tenants.KindFormSubmission, h.now())
-	if err != nil {
+	p.Consents = web.ConsentCounts{PrimaryPurpose: statusCounts(all.PrimaryPurpose),
+		GeneralContactEmail: statusCounts(all.GeneralContactEmail), GeneralContactPhone: statusCounts(all.GeneralContactPhone)}
+	var err error
+	if p.Submissions, err = h.submissionsChart(ctx, s.TenantID, now); err != nil {
 		return err
 	}
-	p.Consents = web.ConsentCounts{PrimaryPurpose: statusCounts(stats.PrimaryPurpose),
-		GeneralContactEmail: statusCounts(stats.GeneralContactEmail), GeneralContactPhone: statusCounts(stats.GeneralContactPhone)}
+	if p.Expiring, err = h.expiringChart(ctx, s.TenantID, now); err != nil {
+		return err
+	}
 	if h.may(s, permAuditRead) {
 		entries, err := h.listAudit(ctx, s, tenants.AuditFilter{Limit: recentActivity})
 		if err != nil {

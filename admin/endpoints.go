@@ -5,12 +5,23 @@ import (
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/provision"
+	"github.com/consentforms/consentforms/tenants/webhook"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
 )
 
 // deliveriesShown bounds an endpoint's delivery log page.
 const deliveriesShown = 100
+
+// healthWindow is how many recent deliveries the endpoints list reads an endpoint's health from.
+const healthWindow = 50
+
+// withHealth adds the health the endpoint's recent deliveries (newest first) show.
+func withHealth(item web.EndpointItem, recent []tenants.Delivery) web.EndpointItem {
+	hl := webhook.HealthOf(recent)
+	item.LastSuccess, item.ConsecutiveFailures, item.NextAttempt = hl.LastSuccess, hl.ConsecutiveFailures, hl.NextAttempt
+	return item
+}
 
 func (h *handler) endpoints(c *fiber.Ctx, s *session) error {
 	return h.renderEndpoints(c, s, fiber.StatusOK, "", nil, nil)
@@ -25,7 +36,11 @@ func (h *handler) renderEndpoints(c *fiber.Ctx, s *session, status int, url stri
 	p := web.EndpointsPage{Layout: h.layout(c, s, "Outgoing webhooks", web.NavWebhooks), EventTypes: tenants.EventTypes,
 		FormURL: url, FormEvents: events, Errors: errs, CanManage: h.may(s, permEndpointsWrite)}
 	for _, e := range list {
-		p.Endpoints = append(p.Endpoints, endpointItem(e))
+		recent, err := h.Store.Outbox.Deliveries(c.UserContext(), s.TenantID, e.ID, healthWindow)
+		if err != nil {
+			return err
+		}
+		p.Endpoints = append(p.Endpoints, withHealth(endpointItem(e), recent))
 	}
 	return h.render(c, status, web.Endpoints(p))
 }
@@ -83,7 +98,7 @@ func (h *handler) endpointLog(c *fiber.Ctx, s *session) error {
 	if err != nil {
 		return err
 	}
-	p := web.DeliveriesPage{Layout: h.layout(c, s, "Delivery log", web.NavWebhooks), Endpoint: endpointItem(e),
+	p := web.DeliveriesPage{Layout: h.layout(c, s, "Delivery log", web.NavWebhooks), Endpoint: withHealth(endpointItem(e), list),
 		CanManage: h.may(s, permEndpointsWrite)}
 	for _, d := range list {
 		item := web.DeliveryItem{EventID: d.EventID, Type: d.Type, CreatedAt: d.CreatedAt, Status: d.Status, Attempts: d.Attempts,

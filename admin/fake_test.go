@@ -2,6 +2,7 @@ package admin
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -31,6 +32,19 @@ type fakeEraser struct {
 func (f *fakeEraser) Preview(context.Context, string, ops.Identity) (ops.Erasure, error) {
 	f.previews++
 	return ops.Erasure{Counts: f.counts}, f.err
+}
+
+// FindPerson is what the preview lists: one record per count, of its kind.
+func (f *fakeEraser) FindPerson(context.Context, string, ops.Identity) (own, mentions []tenants.Record, err error) {
+	f.previews++
+	for _, k := range tenants.Kinds {
+		for i := range f.counts.Map()[map[tenants.Kind]string{tenants.KindFormSubmission: "formSubmissions",
+			tenants.KindDigitisation: "digitisationSubmissions", tenants.KindCanvassing: "canvassingSubmissions",
+			tenants.KindPhoneCallTask: "phoneCallTasks"}[k]] {
+			own = append(own, tenants.Record{Kind: k, PublicID: fmt.Sprintf("%s-%d", k, i)})
+		}
+	}
+	return own, nil, f.err
 }
 
 func (f *fakeEraser) Erase(_ context.Context, tenantID, actor, requestID string, id ops.Identity) (ops.Erasure, error) {
@@ -93,7 +107,7 @@ func supportApp(t *testing.T, o Operations) (*fiber.App, *http.Cookie, string) {
 	}
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	users := map[string]tenants.Staff{"u_support": {ID: "u_support", Email: "s@example.org", Role: tenants.RoleSupport, TenantID: "t_1"}}
-	h := newHandler(Deps{Store: Store{Staff: fakeStaff{users: users}, Tenants: fakeTenants{},
+	h := newHandler(Deps{Store: Store{Staff: fakeStaff{users: users}, Tenants: fakeTenants{}, Forms: fakeForms{},
 		Sessions: fakeSessions{m: map[string]tenants.Session{}}}, Ops: o, Enforcer: enf, Secret: testKey,
 		Now: func() time.Time { return now }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	app := fiber.New()
@@ -102,3 +116,8 @@ func supportApp(t *testing.T, o Operations) (*fiber.App, *http.Cookie, string) {
 	cookie, csrf := sessionFor(t, h, "u_support", "", now)
 	return app, cookie, csrf
 }
+
+// fakeForms is a tenant without forms.
+type fakeForms struct{ tenants.FormRepo }
+
+func (fakeForms) List(context.Context, string) ([]tenants.Form, error) { return nil, nil }

@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"time"
@@ -18,7 +19,11 @@ const submissionsPerPage = 25
 // consent-status filters, so every page is full.
 func (h *handler) submissions(c *fiber.Ctx, s *session) error {
 	ctx := c.UserContext()
-	f := web.SubmissionFilter{FormID: c.Query("form"), Consent: c.Query("consent"), Status: c.Query("status")}
+	f := web.SubmissionFilter{Kind: c.Query("kind", web.KindFormSubmission), FormID: c.Query("form"), Consent: c.Query("consent"), Status: c.Query("status")}
+	if !slices.Contains(tenants.Kinds, tenants.Kind(f.Kind)) {
+		f.Kind = web.KindFormSubmission
+	}
+	kind := tenants.Kind(f.Kind)
 	if !slices.ContainsFunc(web.ConsentOptions(), func(o web.Option) bool { return o.Value == f.Consent }) {
 		f.Consent = ""
 	}
@@ -27,9 +32,14 @@ func (h *handler) submissions(c *fiber.Ctx, s *session) error {
 	}
 	page := queryPage(c)
 	now := h.now()
-	recs, err := h.Store.Records.List(ctx, s.TenantID, tenants.KindFormSubmission, tenants.Page{FormID: f.FormID,
-		Consent: tenants.ConsentName(f.Consent), Status: tenants.ConsentStatus(f.Status), Now: now,
-		Skip: int64((page - 1) * submissionsPerPage), Limit: submissionsPerPage + 1})
+	filter := tenants.Page{FormID: f.FormID, Consent: tenants.ConsentName(f.Consent), Status: tenants.ConsentStatus(f.Status), Now: now}
+	paged := filter
+	paged.Skip, paged.Limit = int64((page-1)*submissionsPerPage), submissionsPerPage+1
+	recs, err := h.Store.Records.List(ctx, s.TenantID, kind, paged)
+	if err != nil {
+		return err
+	}
+	total, err := h.listTotal(ctx, s.TenantID, kind, filter)
 	if err != nil {
 		return err
 	}
@@ -38,12 +48,19 @@ func (h *handler) submissions(c *fiber.Ctx, s *session) error {
 		return err
 	}
 	p := web.SubmissionsPage{Layout: h.layout(c, s, "Submissions", web.NavSubmissions), Filter: f,
-		Pager: web.Pager{Page: page, HasNext: len(recs) > submissionsPerPage}, CanFind: h.mayFindPeople(s)}
+		Pager: web.Pager{Page: page, HasNext: len(recs) > submissionsPerPage}, Total: total, CanFind: h.mayFindPeople(s)}
+	for _, k := range tenants.Kinds {
+		p.Kinds = append(p.Kinds, web.Option{Value: string(k), Label: web.KindPlural(string(k))})
+	}
+	names := map[string]string{}
 	for _, fm := range forms {
-		p.Forms = append(p.Forms, web.Option{Value: fm.FormID, Label: fm.FormID})
+		p.Forms = append(p.Forms, web.Option{Value: fm.FormID, Label: cmp.Or(fm.Name, fm.FormID)})
+		names[fm.FormID] = fm.Name
 	}
 	for _, r := range recs[:min(len(recs), submissionsPerPage)] {
-		p.Items = append(p.Items, submissionItem(r, now))
+		item := submissionItem(r, now)
+		item.FormName = names[r.FormID]
+		p.Items = append(p.Items, item)
 	}
 	return h.render(c, fiber.StatusOK, web.Submissions(p))
 }
@@ -58,10 +75,14 @@ func queryPage(c *fiber.Ctx) int {
 }
 
 func submissionItem(r tenants.Record, now time.Time) web.SubmissionItem {
-	return web.SubmissionItem{ID: r.PublicID, FormID: r.FormID, CreatedAt: r.CreatedAt, Email: str(r.Contact.Email),
-		Phone: str(r.Contact.PhoneNumber), PrimaryPurpose: string(r.Consents.PrimaryPurpose.StatusAt(now)),
-		GeneralContactEmail: string(r.Consents.GeneralContactEmail.StatusAt(now)),
-		GeneralContactPhone: string(r.Consents.GeneralContactPhone.StatusAt(now)), Anonymised: r.AnonymisedAt != nil}
+	item := web.SubmissionItem{ID: r.PublicID, FormID: r.FormID, CreatedAt: r.CreatedAt, Email: str(r.Contact.Email),
+		Phone: str(r.Contact.PhoneNumber), Anonymised: r.AnonymisedAt != nil}
+	if r.Kind != tenants.KindPhoneCallTask { // the one kind without consents
+		item.PrimaryPurpose = string(r.Consents.PrimaryPurpose.StatusAt(now))
+		item.GeneralContactEmail = string(r.Consents.GeneralContactEmail.StatusAt(now))
+		item.GeneralContactPhone = string(r.Consents.GeneralContactPhone.StatusAt(now))
+	}
+	return item
 }
 
 // personalField is the anonymiser's classification: declared personal, named like personal

@@ -56,7 +56,7 @@ func (s *server) keyWith(obj, act string, cred credential) fiber.Handler {
 func (s *server) admit(c *fiber.Ctx, a *auth, obj, act string) error {
 	c.Locals(authKey, a)
 	if !s.Enforcer.ScopesAllow(a.scopes, obj, act) {
-		return forbidden("The API key lacks the scope this endpoint needs.")
+		return missingScope(s.Enforcer, obj, act)
 	}
 	if wait, ok := s.limiter.allow(a.actor, a.tenant.Limit(), s.Now()); !ok {
 		return s.rateLimited(wait, "Rate limit exceeded; retry after the given number of seconds.")

@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"strconv"
+	"time"
 
 	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/gofiber/fiber/v2"
@@ -48,6 +49,10 @@ func (s *server) expiring(c *fiber.Ctx) error {
 	}
 	if err != nil {
 		return err
+	}
+	// Every time the API answers with is to the second (docs/API.md §2).
+	for i := range page.Items {
+		page.Items[i].Deadline = page.Items[i].Deadline.UTC().Truncate(time.Second)
 	}
 	return c.JSON(viewExpiring(page))
 }

@@ -59,8 +59,8 @@ func passed(consent tenants.ConsentName, now time.Time) bson.D {
 		{Key: "consents." + string(consent) + ".deadline", Value: bson.D{{Key: "$lte", Value: now}}}}
 }
 
-// ConsentStats counts the tenant's records of kind per consent and status at now, deadlines
-// applied: one grouping by the stored statuses, then per consent a count of the granted ones
+// ConsentStats counts the tenant's live records of kind per consent and status at now,
+// deadlines applied, and its anonymised records apart: one grouping by the stored statuses, then per consent a count of the granted ones
 // whose deadline has passed, which read expired. (MongoDB alone could apply the deadlines
 // inside the grouping with $cond, in one pass; FerretDB, the tests' server, lacks $cond.)
 func (r *Records) ConsentStats(ctx context.Context, tenantID string, kind tenants.Kind, now time.Time) (tenants.ConsentStats, error) {
@@ -74,7 +74,7 @@ func (r *Records) ConsentStats(ctx context.Context, tenantID string, kind tenant
 		group = append(group, bson.E{Key: string(name), Value: "$consents." + string(name) + ".status"})
 	}
 	cur, err := c.Aggregate(ctx, mongo.Pipeline{
-		{{Key: "$match", Value: bson.D{{Key: "tenantId", Value: tenantID}}}},
+		{{Key: "$match", Value: live(tenantID)}},
 		{{Key: "$group", Value: bson.D{{Key: "_id", Value: group}, {Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}}}}},
 	})
 	if err != nil {
@@ -94,12 +94,18 @@ func (r *Records) ConsentStats(ctx context.Context, tenantID string, kind tenant
 		}
 	}
 	for _, name := range tenants.ConsentNames {
-		n, err := c.CountDocuments(ctx, append(bson.D{{Key: "tenantId", Value: tenantID}}, passed(name, now)...))
+		n, err := c.CountDocuments(ctx, append(live(tenantID), passed(name, now)...))
 		if err != nil {
 			return out, translate("consent stats", err)
 		}
 		out.Of(name).Granted -= n
 		out.Of(name).Expired += n
 	}
-	return out, nil
+	out.Anonymised, err = c.CountDocuments(ctx, bson.D{{Key: "tenantId", Value: tenantID}, {Key: "anonymisedAt", Value: bson.D{{Key: "$ne", Value: nil}}}})
+	return out, translate("consent stats", err)
+}
+
+// live is the filter of the tenant's records that are not anonymised.
+func live(tenantID string) bson.D {
+	return bson.D{{Key: "tenantId", Value: tenantID}, {Key: "anonymisedAt", Value: nil}}
 }

@@ -117,16 +117,9 @@ func (r *Records) List(ctx context.Context, tenantID string, kind tenants.Kind, 
 	if err != nil {
 		return nil, err
 	}
-	filter := bson.D{{Key: "tenantId", Value: tenantID}}
-	if p.FormID != "" {
-		filter = append(filter, bson.E{Key: "formId", Value: p.FormID})
-	}
-	if p.Status != "" {
-		cond, err := statusFilter(p.Consent, p.Status, p.Now)
-		if err != nil {
-			return nil, err
-		}
-		filter = append(filter, bson.E{Key: "$and", Value: bson.A{cond}})
+	filter, err := listFilter(tenantID, p)
+	if err != nil {
+		return nil, err
 	}
 	opts := options.Find().SetSort(bson.D{desc("createdAt"), desc("_id")}).SetSkip(p.Skip)
 	if p.Limit > 0 {
@@ -139,6 +132,24 @@ func (r *Records) List(ctx context.Context, tenantID string, kind tenants.Kind, 
 		return err
 	})
 	return out, err
+}
+
+// listFilter is the filter of a list's filters (form, consent status at p.Now, of live records).
+func listFilter(tenantID string, p tenants.Page) (bson.D, error) {
+	filter := bson.D{{Key: "tenantId", Value: tenantID}}
+	if p.FormID != "" {
+		filter = append(filter, bson.E{Key: "formId", Value: p.FormID})
+	}
+	if p.Status != "" {
+		cond, err := statusFilter(p.Consent, p.Status, p.Now)
+		if err != nil {
+			return nil, err
+		}
+		// An anonymised record's consents are nobody's: a status filter lists live records,
+		// as the dashboard counts them.
+		filter = append(filter, bson.E{Key: "$and", Value: bson.A{cond}}, bson.E{Key: "anonymisedAt", Value: nil})
+	}
+	return filter, nil
 }
 
 // Count returns how many records of kind the tenant has (counted in the tenant's index).

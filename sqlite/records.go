@@ -74,9 +74,25 @@ func findRows(ctx context.Context, q querier, tenantID string, matchKeys []strin
 
 // List returns a page of the tenant's records of kind, newest first, filtered by p.
 func (r *Records) List(ctx context.Context, tenantID string, kind tenants.Kind, p tenants.Page) ([]tenants.Record, error) {
+	where, args, err := listWhere(tenantID, kind, p)
+	if err != nil {
+		return nil, err
+	}
+	args = append(args, sql.Named("limit", limitOrAll(p.Limit)), sql.Named("skip", p.Skip))
+	rows, err := queryAll(ctx, r.s.r, "list records", scanRecord, `SELECT `+recordCols+` FROM records WHERE `+
+		where+` ORDER BY created_at DESC, rid DESC LIMIT :limit OFFSET :skip`, args...)
+	out := make([]tenants.Record, len(rows))
+	for i := range rows {
+		out[i] = rows[i].rec
+	}
+	return out, err
+}
+
+// listWhere is the condition of a list's filters (form, consent status at p.Now, of live
+// records) and its arguments.
+func listWhere(tenantID string, kind tenants.Kind, p tenants.Page) (string, []any, error) {
 	where := []string{"tenant_id = :tenant", "kind = :kind"}
-	args := []any{sql.Named("tenant", tenantID), sql.Named("kind", string(kind)), sql.Named("now", ms(p.Now)),
-		sql.Named("limit", limitOrAll(p.Limit)), sql.Named("skip", p.Skip)}
+	args := []any{sql.Named("tenant", tenantID), sql.Named("kind", string(kind)), sql.Named("now", ms(p.Now))}
 	if p.FormID != "" {
 		where = append(where, "form_id = :form")
 		args = append(args, sql.Named("form", p.FormID))
@@ -84,17 +100,13 @@ func (r *Records) List(ctx context.Context, tenantID string, kind tenants.Kind, 
 	if p.Status != "" {
 		cond, err := statusFilter(p.Consent, p.Status)
 		if err != nil {
-			return nil, err
+			return "", nil, err
 		}
-		where = append(where, cond)
+		// An anonymised record's consents are nobody's: a status filter lists live records,
+		// as the dashboard counts them.
+		where = append(where, cond, "anonymised_at IS NULL")
 	}
-	rows, err := queryAll(ctx, r.s.r, "list records", scanRecord, `SELECT `+recordCols+` FROM records WHERE `+
-		strings.Join(where, " AND ")+` ORDER BY created_at DESC, rid DESC LIMIT :limit OFFSET :skip`, args...)
-	out := make([]tenants.Record, len(rows))
-	for i := range rows {
-		out[i] = rows[i].rec
-	}
-	return out, err
+	return strings.Join(where, " AND "), args, nil
 }
 
 // statusFilter is the condition of a status filter on one consent or ("") on any of them.
@@ -128,33 +140,35 @@ func (r *Records) Count(ctx context.Context, tenantID string, kind tenants.Kind)
 	return n, translate("count records", err)
 }
 
-// ConsentStats counts the tenant's records of kind per consent and status at now, deadlines
-// applied: one pass over the covering index of the status columns.
+// ConsentStats counts the tenant's live records of kind per consent and status at now,
+// deadlines applied, and its anonymised ones apart: one pass over the covering index of the
+// status columns (INDEXED BY: the query fails rather than read the table).
 func (r *Records) ConsentStats(ctx context.Context, tenantID string, kind tenants.Kind, now time.Time) (tenants.ConsentStats, error) {
 	measured := []tenants.ConsentStatus{tenants.StatusGranted, tenants.StatusExpired, tenants.StatusRevoked}
 	var sums []string
 	for _, name := range tenants.ConsentNames {
 		for _, status := range measured {
 			cond, _ := statusIs(name, status)
-			sums = append(sums, "coalesce(sum("+cond+"), 0)")
+			sums = append(sums, "coalesce(sum(anonymised_at IS NULL AND "+cond+"), 0)")
 		}
 	}
-	counts := make([]int64, len(sums)+1)
+	counts := make([]int64, len(sums)+2)
 	dest := make([]any, len(counts))
 	for i := range counts {
 		dest[i] = &counts[i]
 	}
-	err := r.s.r.QueryRowContext(ctx, `SELECT `+strings.Join(sums, ", ")+`, count(*) FROM records
-		WHERE tenant_id = :tenant AND kind = :kind`,
+	err := r.s.r.QueryRowContext(ctx, `SELECT `+strings.Join(sums, ", ")+`, coalesce(sum(anonymised_at IS NOT NULL), 0), count(*)
+		FROM records INDEXED BY records_consents WHERE tenant_id = :tenant AND kind = :kind`,
 		sql.Named("tenant", tenantID), sql.Named("kind", string(kind)), sql.Named("now", ms(now))).Scan(dest...)
 	var out tenants.ConsentStats
 	if err != nil {
 		return out, translate("consent stats", err)
 	}
-	total := counts[len(counts)-1]
+	out.Anonymised = counts[len(counts)-2]
+	live := counts[len(counts)-1] - out.Anonymised
 	for i, name := range tenants.ConsentNames {
 		c := out.Of(name)
-		c.NotGranted = total
+		c.NotGranted = live
 		for j, status := range measured {
 			n := counts[i*len(measured)+j]
 			c.Add(status, n)

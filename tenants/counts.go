@@ -114,11 +114,15 @@ func (s StatusCounts) Of(status ConsentStatus) int64 {
 	return s.NotGranted
 }
 
-// ConsentStats counts a tenant's records per consent and status (Records.ConsentStats).
+// ConsentStats counts a tenant's records per consent and status (Records.ConsentStats). The
+// status counts are of live records only: an anonymised record is nobody's any more, whatever
+// its consents said, so it is counted once, as Anonymised, and a granted count is the number
+// of people who may be contacted.
 type ConsentStats struct {
 	PrimaryPurpose      StatusCounts
 	GeneralContactEmail StatusCounts
 	GeneralContactPhone StatusCounts
+	Anonymised          int64
 }
 
 // Of returns the counts of the consent called name, nil for an unknown name.
@@ -127,4 +131,19 @@ func (c *ConsentStats) Of(name ConsentName) *StatusCounts {
 		return [...]*StatusCounts{&c.PrimaryPurpose, &c.GeneralContactEmail, &c.GeneralContactPhone}[i]
 	}
 	return nil
+}
+
+// Live is the number of live (not anonymised) records counted.
+func (s StatusCounts) Live() int64 { return s.Granted + s.Expired + s.Revoked + s.NotGranted }
+
+// Records is the number of records counted, live and anonymised.
+func (c ConsentStats) Records() int64 { return c.PrimaryPurpose.Live() + c.Anonymised }
+
+// Plus is the sum of c and o, count by count.
+func (c ConsentStats) Plus(o ConsentStats) ConsentStats {
+	add := func(a, b StatusCounts) StatusCounts {
+		return StatusCounts{a.Granted + b.Granted, a.Expired + b.Expired, a.Revoked + b.Revoked, a.NotGranted + b.NotGranted}
+	}
+	return ConsentStats{add(c.PrimaryPurpose, o.PrimaryPurpose), add(c.GeneralContactEmail, o.GeneralContactEmail),
+		add(c.GeneralContactPhone, o.GeneralContactPhone), c.Anonymised + o.Anonymised}
 }

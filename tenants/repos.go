@@ -86,9 +86,12 @@ type RecordRepo interface {
 	RecordStore
 	List(ctx context.Context, tenantID string, kind Kind, p Page) ([]Record, error)
 	Count(ctx context.Context, tenantID string, kind Kind) (int64, error)
-	// ConsentStats counts the tenant's records of kind per consent and status at now,
-	// deadlines applied.
+	// CountUpTo counts the records List would list under p's filters (paging aside), up to most.
+	CountUpTo(ctx context.Context, tenantID string, kind Kind, p Page, most int64) (int64, error)
+	// ConsentStats counts the tenant's live records of kind per consent and status at now,
+	// deadlines applied, and its anonymised ones apart.
 	ConsentStats(ctx context.Context, tenantID string, kind Kind, now time.Time) (ConsentStats, error)
+	TrendRepo
 	RightsRepo
 }
 

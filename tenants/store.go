@@ -102,8 +102,8 @@ type ExpiryRun struct {
 // Page is one page of a record list, newest first.
 type Page struct {
 	FormID string // "" = every form
-	// Consent and Status keep records whose consent (a name as in the API; "" = any of the
-	// three) reads Status at Now, deadlines applied.
+	// Consent and Status keep live (not anonymised) records whose consent (a name as in the
+	// API; "" = any of the three) reads Status at Now, deadlines applied.
 	Consent ConsentName
 	Status  ConsentStatus
 	Now     time.Time

@@ -46,7 +46,8 @@ func TestAuditRowsReadAtAGlance(t *testing.T) {
 		t.Errorf("actor %q title %q href %q", actor.Text(), actor.AttrOr("title", ""), actor.AttrOr("href", ""))
 	}
 	action := strings.ReplaceAll(rows.Eq(1).Find(`[data-testid="audit-action"]`).Text(), "\u2011", "-")
-	if got := strings.Join(strings.Fields(action), " "); got != "consent.granted — primary purpose, general contact by e-mail" {
+	if got := strings.Join(strings.Fields(action), " "); got != "Consent granted — primary purpose, general contact by e-mail" ||
+		rows.Eq(1).Find(`[data-testid="audit-action-label"]`).AttrOr("title", "") != "consent.granted" {
 		t.Errorf("consent entry reads %q", got)
 	}
 	tm := rows.Eq(0).Find(`[data-testid="audit-time"] time`)

@@ -100,7 +100,7 @@ func selected(vs []string, v string) bool {
 func actionOptions(actions []string) []Option {
 	opts := make([]Option, len(actions))
 	for i, a := range actions {
-		opts[i] = Option{Value: a, Label: a}
+		opts[i] = Option{Value: a, Label: ActionLabel(a)}
 	}
 	return opts
 }

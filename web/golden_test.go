@@ -13,7 +13,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // hashedAsset matches hashed asset names, so that editing app.css does not break the snapshots.
-var hashedAsset = regexp.MustCompile(`(/admin/static/[a-z.]+)\.[0-9a-f]{8}\.(css|js)`)
+var hashedAsset = regexp.MustCompile(`(/admin/static/[a-z.]+)\.[0-9a-f]{8}\.(css|js|svg)`)
 
 // TestGolden compares a few pages with snapshots; run `go test ./web -run Golden -update`
 // after an intended change and review the diff.

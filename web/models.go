@@ -130,9 +130,15 @@ type ConsentCounts struct {
 
 // DashboardPage is the start page (GET PathDashboard).
 type DashboardPage struct {
-	Layout   Layout
-	Records  RecordCounts
+	Layout  Layout
+	Records RecordCounts
+	// Contactable is one row per record kind, in display order.
+	Contactable []KindConsents
+	// Consents counts the live records of every kind per consent and status.
 	Consents ConsentCounts
+	// Submissions is records created per day and kind; Expiring the general-contact consents
+	// whose deadline falls in each coming week.
+	Submissions, Expiring Chart
 	// Recent is the latest audit activity, newest first (a handful of entries).
 	Recent []AuditEntry
 }

@@ -23,6 +23,11 @@ type EndpointItem struct {
 	Events       []string
 	CreatedAt    time.Time
 	FailingSince *time.Time
+	// The health its recent deliveries show: the last success (nil: none), the attempted
+	// deliveries that failed since, and when a pending one is tried next (nil: none).
+	LastSuccess         *time.Time
+	ConsecutiveFailures int
+	NextAttempt         *time.Time
 }
 
 // EndpointsPage lists the tenant's outgoing webhook endpoints (GET PathEndpoints) with the

@@ -37,8 +37,18 @@ func KindLabel(kind string) string {
 	return kind
 }
 
+// KindPlural names the records of a kind as a list does: "Form submissions".
+func KindPlural(kind string) string {
+	if kind == "" {
+		kind = KindFormSubmission
+	}
+	return KindLabel(kind) + "s"
+}
+
 // SubmissionFilter narrows the submissions list: query parameters form, consent, status.
 type SubmissionFilter struct {
+	// Kind is the record kind listed (one of the Kind constants; "" reads as form submissions).
+	Kind    string
 	FormID  string
 	Consent string // primaryPurpose, generalContactEmail, generalContactPhone, or "" for any
 	Status  string // one of the Status constants, or "" for any
@@ -49,6 +59,7 @@ type SubmissionFilter struct {
 type SubmissionItem struct {
 	ID                  string
 	FormID              string
+	FormName            string // "" when the form has none
 	CreatedAt           time.Time
 	Email               string
 	Phone               string
@@ -65,6 +76,10 @@ type SubmissionsPage struct {
 	Forms  []Option // the form filter's choices (value: form id)
 	Items  []SubmissionItem
 	Pager  Pager
+	// Total is how many records match the filters.
+	Total ListTotal
+	// Kinds are the tabs of the list, one per record kind.
+	Kinds []Option
 	// CanFind offers the search for one person's records by e-mail or phone.
 	CanFind bool
 }
@@ -155,9 +170,25 @@ type AnonymisePreviewPage struct {
 	Counts RecordCounts
 	// Mentions counts the records of others that mention the person: only the mention goes.
 	Mentions int
-	Errors   FieldErrors // key: confirm
+	// Records are the person's records the erasure anonymises, MentionRecords those of others
+	// it removes the mention from; newest first, at most FindPersonShown each.
+	Records, MentionRecords []PreviewRecord
+	Errors                  FieldErrors // key: confirm
 	// CanExport shows "Export data" next to anonymise (docs/API.md §5.5).
 	CanExport bool
+}
+
+// PreviewRecord is one record an erasure will touch, enough to tell it is the right person's:
+// Email and Phone are given in full and always masked when rendered (none for a mention,
+// whose contact data is someone else's).
+type PreviewRecord struct {
+	Kind      string
+	ID        string
+	FormID    string
+	FormName  string // "" when the form has none (or no form: canvassing, phone calls)
+	CreatedAt time.Time
+	Email     string
+	Phone     string
 }
 
 // AnonymiseConfirmWord is the word the user must type to confirm anonymisation.
@@ -218,6 +249,8 @@ type Actor struct {
 type RecordRef struct {
 	ID   string
 	Href string
+	// Label names what the id is (a staff user's e-mail address); "" shows the id.
+	Label string
 }
 
 // AuditRecordsShown is how many ids an audit row lists before "+N more".

@@ -71,8 +71,29 @@ func RecordPath(kind, id string) string {
 // URL is the submissions list with this filter at the given page.
 func (f SubmissionFilter) URL(page int) string {
 	return withQuery(PathSubmissions, url.Values{
-		"form": {f.FormID}, "consent": {f.Consent}, "status": {f.Status},
+		"kind": {listKind(f.Kind)}, "form": {f.FormID}, "consent": {f.Consent}, "status": {f.Status},
 	}, page)
+}
+
+// ListedKind is the kind the list shows: form submissions when none is set.
+func (f SubmissionFilter) ListedKind() string {
+	if f.Kind == "" {
+		return KindFormSubmission
+	}
+	return f.Kind
+}
+
+// listKind is the kind parameter of a list URL: none for form submissions, the default list.
+func listKind(kind string) string {
+	if kind == KindFormSubmission || kind == "" {
+		return ""
+	}
+	return kind
+}
+
+// ListPath is the list that holds records of kind: a record page's way back.
+func ListPath(kind string) string {
+	return SubmissionFilter{Kind: kind}.URL(1)
 }
 
 // URL is the audit log with this filter at the given page.

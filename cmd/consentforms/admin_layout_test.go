@@ -261,15 +261,15 @@ func checkAuditRows(t *testing.T, u *adminUI, eraser string) {
 			t.Errorf("time %q (title %q) is not to the second", r.Time, r.Title)
 		}
 		switch {
-		case r.Action == "gdpr.anonymised":
+		case r.Action == "Person erased":
 			seen["erasure"] = true
 			// Ophelia's 6 own records; the 3 that only mention her are in a gdpr.mentions_removed row.
 			if r.Actor != eraser || !strings.HasPrefix(r.ActorID, "staff:") || r.Records != "3" || r.More != "+3 more" {
 				t.Errorf("erasure row %+v", r)
 			}
-		case r.Action == "consent.granted — primary purpose, general contact by e-mail, general contact by phone":
+		case r.Action == "Consent granted — primary purpose, general contact by e-mail, general contact by phone":
 			seen["granted"] = true
-		case strings.HasPrefix(r.Action, "submission.accepted"):
+		case strings.HasPrefix(r.Action, "Submission received"):
 			seen["key"] = true
 			if r.Actor != "API key “Website sign-up form”" || !strings.HasPrefix(r.ActorID, "key:") {
 				t.Errorf("key actor %q (%s)", r.Actor, r.ActorID)

@@ -122,6 +122,9 @@ func TestFirstAdminMustChangePassword(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no first login printed: %q", s.stdout.String())
 	}
+	if !regexp.MustCompile(`Sign in at http://[^/\s]+:\d+/admin/login`).MatchString(s.stdout.String()) {
+		t.Errorf("the first start names no full sign-in URL: %q", s.stdout.String())
+	}
 	a := newAdminClient(t, s)
 	if st, loc := a.signIn(m[1], m[2]); st != 303 || loc != "/admin/password" {
 		t.Fatalf("sign in with the generated password: %d %s, want 303 to /admin/password", st, loc)

@@ -136,9 +136,10 @@ func firstAdmin(ctx context.Context, store tenants.Stores, cfg Config, stdout io
 		return fmt.Errorf("first admin: %w", err)
 	}
 	if cfg.AdminPassword == "" {
-		fmt.Fprintf(stdout, "Platform admin created. Sign in at /admin/login with\n  email:    %s\n  password: %s\nThis password is shown once; you will be asked to change it when you first sign in.\n", email, password)
+		fmt.Fprintf(stdout, "Platform admin created. Sign in at %s with\n  email:    %s\n  password: %s\nThis password is shown once; you will be asked to change it when you first sign in.\n",
+			adminLoginURL(cfg.Addr), email, password)
 	} else {
-		fmt.Fprintf(stdout, "Platform admin created: %s (password from CONSENTFORMS_ADMIN_PASSWORD)\n", email)
+		fmt.Fprintf(stdout, "Platform admin created: %s (password from CONSENTFORMS_ADMIN_PASSWORD). Sign in at %s\n", email, adminLoginURL(cfg.Addr))
 	}
 	return nil
 }

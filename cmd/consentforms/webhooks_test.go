@@ -123,8 +123,9 @@ func TestWebhookRevokedDelivery(t *testing.T) {
 		t.Errorf("%d deliveries; want 1 (consent.granted is not subscribed)", n)
 	}
 	var body struct {
-		Type string `json:"type"`
-		Data struct {
+		Type      string `json:"type"`
+		Timestamp string `json:"timestamp"`
+		Data      struct {
 			TenantID, RecordID, Kind string
 			Consents                 map[string]struct{ Status string }
 		} `json:"data"`
@@ -135,6 +136,9 @@ func TestWebhookRevokedDelivery(t *testing.T) {
 	if body.Type != "consent.revoked" || body.Data.TenantID != tn || body.Data.RecordID != "s1" || body.Data.Kind != "formSubmission" ||
 		body.Data.Consents["generalContactEmail"].Status != "revoked" || body.Data.Consents["primaryPurpose"].Status != "granted" {
 		t.Errorf("payload = %s", d.body)
+	}
+	if !secondsTime.MatchString(body.Timestamp) {
+		t.Errorf("timestamp %q, want RFC 3339 to the second, as every API time", body.Timestamp)
 	}
 	for _, personal := range []string{"revoke.me", "7700900123", "trees"} {
 		if strings.Contains(string(d.body), personal) {

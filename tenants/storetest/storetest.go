@@ -34,6 +34,7 @@ func Run(t *testing.T, open Open) {
 		{"rights", rightsTests},
 		{"outbox", outboxTests},
 		{"bulk", bulkTests},
+		{"trends", trendTests},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

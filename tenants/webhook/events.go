@@ -50,7 +50,7 @@ func event(typ, key string, now time.Time, rec tenants.Record, consent string) t
 			d.Consents[name] = ConsentView{Status: c.StatusAt(now)}
 		}
 	}
-	body, _ := json.Marshal(payload{Type: typ, Timestamp: now.UTC().Format(time.RFC3339Nano), Data: d})
+	body, _ := json.Marshal(payload{Type: typ, Timestamp: now.UTC().Format(time.RFC3339), Data: d})
 	return tenants.OutboxEvent{ID: eventID(key), TenantID: rec.TenantID, Type: typ, Time: now.UTC(), Payload: string(body)}
 }
 
