@@ -77,6 +77,7 @@ func schema() map[string][]index {
 		},
 		colAuditLinks:         {{name: "tenant_first", keys: bson.D{asc("tenantId"), desc("first")}}},
 		colAuditVerifications: nil,
+		colMeta:               nil, // one document per fact, read by _id
 		colLeases:             {{name: "name_term", keys: bson.D{asc("name"), desc("term")}}},
 		colWebhookDiag:        {{name: "tenant_provider", keys: bson.D{asc("tenantId"), asc("provider")}}},
 		colWebhookDays:        {{name: "tenant_provider_day", keys: bson.D{asc("tenantId"), asc("provider"), desc("day")}}},

@@ -79,7 +79,7 @@ func Audit(p AuditPage) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			templ_7745c5c3_Err = textInput(input{Name: "actor", Label: "Actor", Type: "text", Value: p.Filter.Actor, Wide: true, Error: p.Errors.Get("actor"),
-				Attrs: templ.Attributes{"placeholder": "e-mail, key or token name", "title": "A staff user's e-mail address, an API key's or webhook token's name, System, or an id (staff:…, key:…): click an actor in the list to fill it in"}}).Render(ctx, templ_7745c5c3_Buffer)
+				Attrs: templ.Attributes{"placeholder": "e-mail or name", "title": "A staff user's e-mail address, an API key's or webhook token's name, System, or an id (staff:…, key:…): click an actor in the list to fill it in"}}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
