@@ -121,6 +121,17 @@ func formCreate(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
 	}
 }
 
+func formUpdate(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
+	tenant := fs.String("tenant", "", "tenant id")
+	formID := fs.String("form-id", "", "form id")
+	doubleOptIn := fs.String("double-opt-in", "", "channels whose consent the person confirms: email,phone, or none")
+	lang := fs.String("language", "", `the form's language, ISO 639-1 (de); "" is English`)
+	within := fs.String("confirm-within", "", `how long a confirmation link stays valid (7d, P14D); "" is seven days`)
+	return func(ctx context.Context, s tenants.Stores) (any, error) {
+		return updateForm(ctx, s, *tenant, *formID, fs, doubleOptIn, lang, within)
+	}
+}
+
 func retentionRun(*flag.FlagSet, Config, io.Writer) storeRun { return runRetention }
 
 func auditVerifyCommand(fs *flag.FlagSet, _ Config, stdout io.Writer) storeRun {
