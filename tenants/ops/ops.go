@@ -153,16 +153,19 @@ func (s *Service) Prepare(rec tenants.Record, actor, requestID string) tenants.I
 // record's identifiers, for the limit on them.
 func (s *Service) prepare(rec tenants.Record, country, actor, requestID string) (in tenants.Ingestion, ids anonymise.IDs) {
 	rec.MatchKeys, ids = s.MatchKeys(rec, country)
-	action := tenants.ActionRecordAccepted
-	if rec.Kind == tenants.KindFormSubmission {
-		action = tenants.ActionSubmissionAccepted
-	}
-	entry := func(action, detail string) tenants.AuditEntry {
-		return tenants.AuditEntry{Time: rec.CreatedAt, TenantID: rec.TenantID, Actor: actor, Action: action,
-			RecordIDs: []string{rec.PublicID}, Detail: detail, RequestID: requestID}
-	}
-	in = tenants.Ingestion{Audit: []tenants.AuditEntry{entry(action, string(rec.Kind)+" form="+rec.FormID)}}
-	// One entry names every consent the record grants: the grants of one submission are one event.
+	in = tenants.Ingestion{Audit: []tenants.AuditEntry{RecordEntry(rec, actor, requestID)}}
+	in.Record = rec
+	in.Events = webhook.Granted(rec)
+	return in, ids
+}
+
+// RecordEntry is the one audit entry a stored record writes (docs/API.md §9): consent.granted
+// naming every consent the record grants, in the order of tenants.ConsentNames, or
+// record.created (its kind and form in the detail) for a record that grants none. The grants of
+// one submission are one event, and the record's acceptance is that event.
+func RecordEntry(rec tenants.Record, actor, requestID string) tenants.AuditEntry {
+	e := tenants.AuditEntry{Time: rec.CreatedAt, TenantID: rec.TenantID, Actor: actor, Action: tenants.ActionRecordCreated,
+		RecordIDs: []string{rec.PublicID}, Detail: string(rec.Kind) + " form=" + rec.FormID, RequestID: requestID}
 	var granted []string
 	for name, c := range rec.Consents.All() {
 		if c.Status == tenants.StatusGranted {
@@ -170,11 +173,9 @@ func (s *Service) prepare(rec tenants.Record, country, actor, requestID string) 
 		}
 	}
 	if len(granted) > 0 {
-		in.Audit = append(in.Audit, entry(tenants.ActionConsentGranted, joinNames(granted)))
+		e.Action, e.Detail = tenants.ActionConsentGranted, joinNames(granted)
 	}
-	in.Record = rec
-	in.Events = webhook.Granted(rec)
-	return in, ids
+	return e
 }
 
 func joinNames(names []string) string {
