@@ -140,7 +140,7 @@ func runWrk(ctx context.Context, url, key, out string, d time.Duration, conns in
 		return wrkResult{}, err
 	}
 	f.Close()
-	cmd := exec.CommandContext(ctx, "wrk", "-t", "2", "-c", fmt.Sprint(conns), "-d", d.String(), "--timeout", "10s", "-s", f.Name(), url)
+	cmd := exec.CommandContext(ctx, "wrk", "-t", "2", "-c", fmt.Sprint(conns), "-d", fmt.Sprintf("%ds", max(1, int(d.Round(time.Second).Seconds()))), "--timeout", "10s", "-s", f.Name(), url)
 	b, err := cmd.CombinedOutput()
 	if err != nil {
 		return wrkResult{}, fmt.Errorf("wrk: %v: %s", err, b)
