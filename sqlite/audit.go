@@ -149,37 +149,9 @@ type cursor struct {
 
 // page runs the filtered query, after the cursor when given; a nil tenantID spans tenants.
 func (r *Audit) page(ctx context.Context, tenantID *string, f tenants.AuditFilter, after *cursor, fn func(tenants.AuditEntry) error) (cursor, error) {
-	var where []string
-	args := []any{sql.Named("limit", limitOrAll(f.Limit)), sql.Named("skip", f.Skip)}
-	add := func(cond, name string, v any) {
-		where = append(where, cond)
-		args = append(args, sql.Named(name, v))
-	}
-	if tenantID != nil {
-		add("tenant_id = :tenant", "tenant", *tenantID)
-	}
-	if f.Action != "" {
-		add("action = :action", "action", f.Action)
-	}
-	if f.Actor != "" {
-		add("actor = :actor", "actor", f.Actor)
-	}
-	if !f.From.IsZero() {
-		add("time >= :from", "from", ms(f.From))
-	}
-	if !f.To.IsZero() {
-		add("time < :to", "to", ms(f.To))
-	}
-	if after != nil {
-		add("(time < :at OR (time = :at AND seq < :seq))", "at", after.time)
-		args = append(args, sql.Named("seq", after.seq))
-	}
-	q := `SELECT seq, ` + auditCols + ` FROM audit`
-	if len(where) > 0 {
-		q += ` WHERE ` + strings.Join(where, " AND ")
-	}
+	q, args := auditQuery(tenantID, f, after)
 	var last cursor
-	rows, err := r.s.r.QueryContext(ctx, q+` ORDER BY time DESC, seq DESC LIMIT :limit OFFSET :skip`, args...)
+	rows, err := r.s.r.QueryContext(ctx, q, args...)
 	if err != nil {
 		return last, translate("list audit", err)
 	}
@@ -232,4 +204,38 @@ func decodeAuditJSON(e *tenants.AuditEntry, ids, counts sql.NullString) error {
 		}
 	}
 	return nil
+}
+
+// auditQuery is page's query and its arguments.
+func auditQuery(tenantID *string, f tenants.AuditFilter, after *cursor) (string, []any) {
+	var where []string
+	args := []any{sql.Named("limit", limitOrAll(f.Limit)), sql.Named("skip", f.Skip)}
+	add := func(cond, name string, v any) {
+		where = append(where, cond)
+		args = append(args, sql.Named(name, v))
+	}
+	if tenantID != nil {
+		add("tenant_id = :tenant", "tenant", *tenantID)
+	}
+	if f.Action != "" {
+		add("action = :action", "action", f.Action)
+	}
+	if f.Actor != "" {
+		add("actor = :actor", "actor", f.Actor)
+	}
+	if !f.From.IsZero() {
+		add("time >= :from", "from", ms(f.From))
+	}
+	if !f.To.IsZero() {
+		add("time < :to", "to", ms(f.To))
+	}
+	if after != nil {
+		add("(time < :at OR (time = :at AND seq < :seq))", "at", after.time)
+		args = append(args, sql.Named("seq", after.seq))
+	}
+	q := `SELECT seq, ` + auditCols + ` FROM audit`
+	if len(where) > 0 {
+		q += ` WHERE ` + strings.Join(where, " AND ")
+	}
+	return q + ` ORDER BY time DESC, seq DESC LIMIT :limit OFFSET :skip`, args
 }

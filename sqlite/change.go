@@ -118,8 +118,7 @@ func rewrite(ctx context.Context, tx *sql.Tx, st statements, row recordRow, rec 
 	}
 	for _, k := range row.rec.MatchKeys {
 		if !slices.Contains(rec.MatchKeys, k) {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM match_keys WHERE tenant_id = ? AND key = ? AND rid = ?`,
-				row.rec.TenantID, k, row.rid); err != nil {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM match_keys WHERE key = ? AND rid = ?`, key16(k), row.rid); err != nil {
 				return translate("delete match key", err)
 			}
 		}

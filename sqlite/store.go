@@ -163,6 +163,10 @@ func (s *Store) openWriter(ctx context.Context) error {
 		_ = s.w.Close()
 		return err
 	}
+	if err := moveMatchKeys(ctx, s.w); err != nil {
+		_ = s.w.Close()
+		return err
+	}
 	return nil
 }
 

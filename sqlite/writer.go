@@ -175,11 +175,11 @@ const (
 	insertRecord = `INSERT INTO records (` + recordColumns + `)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (tenant_id, kind, public_id) DO NOTHING RETURNING rid`
-	insertKey = `INSERT INTO match_keys (tenant_id, key, rid) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`
+	insertKey = `INSERT INTO match_keys (key, rid) VALUES (?, ?) ON CONFLICT DO NOTHING`
 
 	insertRecordsHead = `INSERT INTO records (` + recordColumns + `) VALUES `
 	recordsTail       = ` ON CONFLICT (tenant_id, kind, public_id) DO NOTHING RETURNING rid, tenant_id, kind, public_id`
-	insertKeysHead    = `INSERT INTO match_keys (tenant_id, key, rid) VALUES `
+	insertKeysHead    = `INSERT INTO match_keys (key, rid) VALUES `
 	keysTail          = ` ON CONFLICT DO NOTHING`
 	insertAuditHead   = `INSERT INTO audit (` + auditCols + `) VALUES `
 	// Ids are new: a conflict is an error, which the one-at-a-time retry reports.
@@ -255,7 +255,7 @@ func (w *Writer) insertIngestions(ctx context.Context, tx *sql.Tx, st statements
 			continue
 		}
 		for _, k := range j.in.Record.MatchKeys {
-			keys = append(keys, []any{j.in.Record.TenantID, k, rids[j]})
+			keys = append(keys, []any{key16(k), rids[j]})
 		}
 		entries = append(entries, j.in.Audit...)
 	}
@@ -407,7 +407,7 @@ func insertIngestion(ctx context.Context, st statements, j *ingestJob) error {
 
 func insertKeys(ctx context.Context, st statements, tenantID string, rid int64, keys []string) error {
 	for _, k := range keys {
-		if _, err := st.key.ExecContext(ctx, tenantID, k, rid); err != nil {
+		if _, err := st.key.ExecContext(ctx, key16(k), rid); err != nil {
 			return translate("insert match key", err)
 		}
 	}
