@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"strings"
@@ -108,7 +109,13 @@ func (w *Writer) write(batch []*ingestJob, done func()) {
 		done()
 		return
 	}
-	defer func() { _, _ = conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA synchronous = FULL`) }()
+	defer func() {
+		if _, err := conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA synchronous = FULL`); err != nil {
+			// Never hand back a connection whose commits would not wait for the disk: the
+			// pool drops it and opens a new one (with the pragmas of the DSN).
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+	}()
 	if err := w.writeBatch(ctx, conn, batch); err != nil {
 		if len(batch) == 1 {
 			fail(batch, err)
