@@ -30,10 +30,10 @@ import (
 const minBatch = 32
 
 // restartFrames is the log length (pages) at which the writer completes a checkpoint itself.
-const restartFrames = 4096
+const restartFrames = 16000
 
 // checkpointEvery is how often the checkpointer copies the log into the database file.
-const checkpointEvery = 100 * time.Millisecond
+const checkpointEvery = 200 * time.Millisecond
 
 // syncer fsyncs the write-ahead log for the batches committed without waiting for the disk,
 // and then answers them, in commit order.
