@@ -129,7 +129,7 @@ func rewrite(ctx context.Context, tx *sql.Tx, st statements, row recordRow, rec 
 			added = append(added, k)
 		}
 	}
-	return insertKeys(ctx, st, rec.TenantID, row.rid, added)
+	return insertKeys(ctx, st, row.rid, added)
 }
 
 // Expire implements tenants.Writer: due records are read through the next-deadline index and

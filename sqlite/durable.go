@@ -132,7 +132,7 @@ type checkpointer struct {
 	frames atomic.Int64 // the log's length at the last checkpoint, in pages
 }
 
-// checkpoint runs a passive checkpoint on q and returns the log's length and how much of it
+// passiveCheckpoint runs a passive checkpoint on q and returns the log's length and how much of it
 // is in the database file.
 func passiveCheckpoint(ctx context.Context, q interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row

@@ -406,13 +406,13 @@ func insertIngestion(ctx context.Context, st statements, j *ingestJob) error {
 		return translate("insert record", err)
 	}
 	j.stored = true
-	if err := insertKeys(ctx, st, r.TenantID, rid, r.MatchKeys); err != nil {
+	if err := insertKeys(ctx, st, rid, r.MatchKeys); err != nil {
 		return err
 	}
 	return appendAudit(ctx, st, j.in.Audit)
 }
 
-func insertKeys(ctx context.Context, st statements, tenantID string, rid int64, keys []string) error {
+func insertKeys(ctx context.Context, st statements, rid int64, keys []string) error {
 	for _, k := range keys {
 		if _, err := st.key.ExecContext(ctx, key16(k), rid); err != nil {
 			return translate("insert match key", err)
