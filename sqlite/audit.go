@@ -39,12 +39,9 @@ func (r *Audit) Append(ctx context.Context, entries ...tenants.AuditEntry) error
 // the heads it read or moved, so a batch reads each tenant's head once.
 func appendAudit(ctx context.Context, st statements, entries []tenants.AuditEntry) error {
 	for _, e := range entries {
-		head, ok := st.heads[e.TenantID]
-		if !ok {
-			err := st.head.QueryRowContext(ctx, e.TenantID).Scan(&head.Chain, &head.Hash)
-			if err != nil && !errors.Is(err, sql.ErrNoRows) {
-				return translate("read audit chain", err)
-			}
+		head, err := st.chainEnd(ctx, e.TenantID)
+		if err != nil {
+			return err
 		}
 		next := head.Link(&e)
 		args, err := auditArgs(e)
@@ -62,6 +59,19 @@ func appendAudit(ctx context.Context, st statements, entries []tenants.AuditEntr
 		st.heads[e.TenantID] = head
 	}
 	return nil
+}
+
+// chainEnd is the end of the tenant's chain as this transaction last left it, read from the
+// index on its first use.
+func (st statements) chainEnd(ctx context.Context, tenantID string) (tenants.ChainHead, error) {
+	head, ok := st.heads[tenantID]
+	if !ok {
+		err := st.head.QueryRowContext(ctx, tenantID).Scan(&head.Chain, &head.Hash)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return head, translate("read audit chain", err)
+		}
+	}
+	return head, nil
 }
 
 func auditArgs(e tenants.AuditEntry) ([]any, error) {

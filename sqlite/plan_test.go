@@ -22,21 +22,7 @@ func TestRightsQueriesUseIndexes(t *testing.T) {
 	now := time.Now()
 	plan := func(query string, args ...any) string {
 		t.Helper()
-		rows, err := s.r.QueryContext(ctx, `EXPLAIN QUERY PLAN `+query, args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			var id, parent, notused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, detail)
-		}
-		return strings.Join(out, "; ")
+		return queryPlan(t, s, query, args...)
 	}
 	check := func(got, index string) {
 		t.Helper()
@@ -81,21 +67,7 @@ func TestListAndJobQueriesUseIndexes(t *testing.T) {
 	defer s.Close(ctx)
 	plan := func(query string, args ...any) string {
 		t.Helper()
-		rows, err := s.r.QueryContext(ctx, `EXPLAIN QUERY PLAN `+query, args...)
-		if err != nil {
-			t.Fatal(query, err)
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			var id, parent, notused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, detail)
-		}
-		return strings.Join(out, "; ")
+		return queryPlan(t, s, query, args...)
 	}
 	now := time.Now()
 	tenant := "a"
@@ -171,4 +143,24 @@ func TestListAndJobQueriesUseIndexes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// queryPlan is SQLite's plan of query, its steps joined by "; ".
+func queryPlan(t *testing.T, s *Store, query string, args ...any) string {
+	t.Helper()
+	rows, err := s.r.QueryContext(context.Background(), `EXPLAIN QUERY PLAN `+query, args...)
+	if err != nil {
+		t.Fatal(query, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id, parent, notused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, detail)
+	}
+	return strings.Join(out, "; ")
 }

@@ -283,12 +283,9 @@ func (w *Writer) appendAuditRows(ctx context.Context, tx *sql.Tx, st statements,
 	}
 	rows := make([][]any, 0, len(entries))
 	for _, e := range entries {
-		head, ok := st.heads[e.TenantID]
-		if !ok {
-			err := st.head.QueryRowContext(ctx, e.TenantID).Scan(&head.Chain, &head.Hash)
-			if err != nil && !errors.Is(err, sql.ErrNoRows) {
-				return translate("read audit chain", err)
-			}
+		head, err := st.chainEnd(ctx, e.TenantID)
+		if err != nil {
+			return err
 		}
 		e.ID = tenants.NewAuditID(e.Time)
 		st.heads[e.TenantID] = head.Link(&e)

@@ -33,10 +33,8 @@ const bodyFmt = `{"form_id":"petition","submission_id":"%%s-%%d-%%d","email":"be
 	`"utm_campaign":"winter-appeal-2026","utm_source":"newsletter","interest":"climate and forests",` +
 	`"comment":"%s"}`
 
-// luaScript makes wrk send a new body per request. It has no response callback: wrk then
-// reads responses without calling into Lua, for the server and the ceiling alike. done writes
-// how many requests each thread generated, so that the bench reads the ids back afterwards.
-const luaScript = `
+// luaRequests makes wrk send a new body per request; each script adds init and done.
+const luaRequests = `
 local threads = {}
 local counter = 0
 function setup(thread)
@@ -44,42 +42,39 @@ function setup(thread)
   counter = counter + 1
   table.insert(threads, thread)
 end
-function init(args)
-  n = 0
-end
 function request()
   n = n + 1
   local body = string.format(BODY, RUN, tid, n, RUN, tid, n, tid, n)
   return wrk.format("POST", PATH, {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. KEY}, body)
 end
-function done(summary, latency, requests)
-  local f = io.open(OUT, "w")
-  for _, t in ipairs(threads) do f:write(t:get("tid"), " ", t:get("n"), "\n") end
-  f:close()
-  local e = summary.errors
+`
+
+// luaResult prints wrk's summary for runWrk to read; it ends a done function.
+const luaResult = `  local e = summary.errors
   io.write(string.format("RESULT requests=%d duration_us=%d p50_us=%d p99_us=%d non2xx=%d socket_errors=%d\n",
     summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), e.status,
     e.connect + e.read + e.write + e.timeout))
 end
 `
 
-// ackScript is the verification run's: it keeps the id of every 200 to read it back.
-const ackScript = `
-local threads = {}
-local counter = 0
-function setup(thread)
-  thread:set("tid", counter)
-  counter = counter + 1
-  table.insert(threads, thread)
+// luaScript is the measured runs': it has no response callback, so wrk reads responses
+// without calling into Lua, for the server and the ceiling alike. done writes how many
+// requests each thread generated, so that the bench reads the ids back afterwards.
+const luaScript = luaRequests + `
+function init(args)
+  n = 0
 end
+function done(summary, latency, requests)
+  local f = io.open(OUT, "w")
+  for _, t in ipairs(threads) do f:write(t:get("tid"), " ", t:get("n"), "\n") end
+  f:close()
+` + luaResult
+
+// ackScript is the verification run's: it keeps the id of every 200, to read each back.
+const ackScript = luaRequests + `
 function init(args)
   n = 0
   acked = {}
-end
-function request()
-  n = n + 1
-  local body = string.format(BODY, RUN, tid, n, RUN, tid, n, tid, n)
-  return wrk.format("POST", PATH, {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. KEY}, body)
 end
 function response(status, headers, body)
   if status == 200 then acked[#acked + 1] = headers["X-Submission-Id"] end
@@ -90,12 +85,7 @@ function done(summary, latency, requests)
     for _, id in ipairs(t:get("acked")) do f:write(id, "\n") end
   end
   f:close()
-  local e = summary.errors
-  io.write(string.format("RESULT requests=%d duration_us=%d p50_us=%d p99_us=%d non2xx=%d socket_errors=%d\n",
-    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), e.status,
-    e.connect + e.read + e.write + e.timeout))
-end
-`
+` + luaResult
 
 type wrkResult struct {
 	Run                                                  string
