@@ -19,17 +19,17 @@ var ErrClosed = errors.New("writer closed")
 
 // Batcher runs write on batches of jobs, one batch at a time, on its own goroutine.
 type Batcher[J any] struct {
-	max     int
-	write   func(jobs []J)
+	max   int
+	write func(jobs []J)
 	// With NewPipelined: writeAsync and its lower bound (see there).
 	writeAsync func(jobs []J, done func())
 	min        int
 	busy       func() <-chan struct{}
-	observe func(size int, took time.Duration)
-	work    chan item[J]
-	stop    chan struct{}
-	stopped chan struct{}
-	once    sync.Once
+	observe    func(size int, took time.Duration)
+	work       chan item[J]
+	stop       chan struct{}
+	stopped    chan struct{}
+	once       sync.Once
 	// mu orders Do's queueing before Close: Close takes it exclusively to set closed, so no job
 	// enters the queue after Close began draining it (such a job would never be written).
 	mu     sync.RWMutex
