@@ -189,12 +189,11 @@ func startCeiling(ctx context.Context) (url string, stop func(), err error) {
 
 // webhookSink answers every outgoing webhook delivery 204: the bench's endpoint subscribed to
 // consent.granted, so intake writes an outbox event per submission and the dispatcher runs.
-func webhookSink() (string, func(), error) {
+func webhookSink(delivered *atomic.Int64) (string, func(), error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", nil, err
 	}
-	var delivered atomic.Int64
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		delivered.Add(1)
 		w.WriteHeader(204)
@@ -283,7 +282,8 @@ func benchHTTP(ctx context.Context, bin, base string, d time.Duration, conns, ro
 	if _, err := exec.LookPath("wrk"); err != nil {
 		return fmt.Errorf("wrk not found: apt-get install wrk")
 	}
-	hook, stopHook, err := webhookSink()
+	var delivered atomic.Int64
+	hook, stopHook, err := webhookSink(&delivered)
 	if err != nil {
 		return err
 	}
@@ -379,6 +379,7 @@ func benchHTTP(ctx context.Context, bin, base string, d time.Duration, conns, ro
 			return fmt.Errorf("%d acknowledged submissions are missing", missing)
 		}
 	}
+	fmt.Printf("outgoing webhooks: %d consent.granted deliveries received by the bench's endpoint\n", delivered.Load())
 	return nil
 }
 
