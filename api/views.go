@@ -17,6 +17,8 @@ type consentView struct {
 	Deadline  *time.Time            `json:"deadline"`
 	GrantedAt *time.Time            `json:"grantedAt"`
 	RevokedAt *time.Time            `json:"revokedAt"`
+	// Text is the consent text version the consent was given under (docs/API.md §12).
+	Text *tenants.TextRef `json:"text,omitempty"`
 }
 
 // consentsView is a record's three consents.

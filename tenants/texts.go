@@ -34,6 +34,26 @@ func (t ConsentText) Ref() *TextRef {
 	return &TextRef{Version: t.ID, Hash: t.Hash, Language: t.Language}
 }
 
+// consentKeys are the consents as submission keys and the command line name them.
+var consentKeys = map[ConsentName]string{
+	ConsentPrimaryPurpose:      "primary_purpose",
+	ConsentGeneralContactEmail: "general_contact_email",
+	ConsentGeneralContactPhone: "general_contact_phone",
+}
+
+// ConsentKey is name as submission keys write it ("primary_purpose").
+func ConsentKey(name ConsentName) string { return consentKeys[name] }
+
+// ConsentByKey reads a consent named either way ("primary_purpose" or "primaryPurpose").
+func ConsentByKey(s string) (ConsentName, bool) {
+	for name, key := range consentKeys {
+		if s == key || s == string(name) {
+			return name, true
+		}
+	}
+	return "", false
+}
+
 // TextRef names the notice version a consent was given under, with its hash and language.
 type TextRef struct {
 	Version  string `bson:"version" json:"version"`

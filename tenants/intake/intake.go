@@ -29,6 +29,9 @@ type Draft struct {
 	// numbers of it are read as numbers, in the contact fields of section-6 records and in
 	// custom fields (mentions).
 	Country string
+	// TextVersion is the body's consent_text_version ("" none): the set of consent texts the
+	// person was shown (docs/API.md §12).
+	TextVersion string
 }
 
 // Record makes the record the draft stores for tenantID, its ids from tenants.NewRecord: a
@@ -70,7 +73,7 @@ func ParseRecord(kind tenants.Kind, body map[string]any, now time.Time, country 
 	}
 	sub, codes := consent.Validate(body, own, now, rules)
 	d := Draft{Kind: kind, SubmissionID: sub.SubmissionID, FormID: sub.FormID, CreatedAt: now, Contact: sub.Contact,
-		Address: sub.Address, Consents: sub.Consents, Payload: sub.Payload, Fields: sub.Extra, Country: country}
+		Address: sub.Address, Consents: sub.Consents, Payload: sub.Payload, Fields: sub.Extra, Country: country, TextVersion: sub.TextVersion}
 	if tooManyIdentifiers(d) {
 		codes = append(codes, consent.CodeTooManyIdentifiers)
 	}
