@@ -37,33 +37,36 @@ func lf(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }
 
 // textPage shows the editor of a new version (GET FormTextsPath).
 func (h *handler) textPage(c *fiber.Ctx, s *session) error {
+	page, _, err := h.textForm(c, s)
+	if err != nil {
+		return err
+	}
+	page.Input = web.TextInput{Consent: c.Query("consent", web.ConsentPrimaryPurpose), Language: c.Query("lang", page.Input.Language)}
+	return h.render(c, fiber.StatusOK, web.TextEdit(page))
+}
+
+// textForm is the texts page of the form the path names, its language as the input's, with
+// the form's versions (also returned oldest first).
+func (h *handler) textForm(c *fiber.Ctx, s *session) (web.TextPage, []tenants.ConsentText, error) {
 	f, err := h.Store.Forms.Get(c.UserContext(), s.TenantID, pathID(c))
 	if err != nil {
-		return err
+		return web.TextPage{}, nil, err
 	}
-	_, items, err := h.textVersions(c, s.TenantID, f.FormID)
-	if err != nil {
-		return err
-	}
-	in := web.TextInput{Consent: c.Query("consent", web.ConsentPrimaryPurpose), Language: c.Query("lang", f.Language)}
-	return h.render(c, fiber.StatusOK, web.TextEdit(web.TextPage{Layout: h.layout(c, s, "Consent texts of "+f.FormID, web.NavForms),
-		FormID: f.FormID, Input: in, Versions: items}))
+	list, items, err := h.textVersions(c, s.TenantID, f.FormID)
+	return web.TextPage{Layout: h.layout(c, s, "Consent texts of "+f.FormID, web.NavForms), FormID: f.FormID,
+		Input: web.TextInput{Language: f.Language}, Versions: items}, list, err
 }
 
 // textPost previews (action=preview), returns to the editor (edit) or publishes (publish) a
 // new version (POST FormTextsPath).
 func (h *handler) textPost(c *fiber.Ctx, s *session) error {
-	f, err := h.Store.Forms.Get(c.UserContext(), s.TenantID, pathID(c))
-	if err != nil {
-		return err
-	}
-	list, items, err := h.textVersions(c, s.TenantID, f.FormID)
+	page, list, err := h.textForm(c, s)
 	if err != nil {
 		return err
 	}
 	in := web.TextInput{Consent: c.FormValue("consent"), Language: c.FormValue("lang"), Text: lf(c.FormValue("text"))}
-	page := web.TextPage{Layout: h.layout(c, s, "Consent texts of "+f.FormID, web.NavForms), FormID: f.FormID, Input: in, Versions: items}
-	pi := provision.TextInput{TenantID: s.TenantID, FormID: f.FormID, Consent: in.Consent, Language: in.Language, Text: in.Text}
+	page.Input = in
+	pi := provision.TextInput{TenantID: s.TenantID, FormID: page.FormID, Consent: in.Consent, Language: in.Language, Text: in.Text}
 	if _, _, vs := provision.CheckText(pi); len(vs) > 0 {
 		page.Errors, _ = fieldErrors(vs)
 		return h.invalid(c, web.TextEdit(page))
@@ -74,8 +77,8 @@ func (h *handler) textPost(c *fiber.Ctx, s *session) error {
 		if err != nil {
 			return err
 		}
-		h.PurgeForm(s.TenantID, f.FormID)
-		return h.redirect(c, web.FormPath(f.FormID), success("Consent text published: version "+t.ID+"."))
+		h.PurgeForm(s.TenantID, page.FormID)
+		return h.redirect(c, web.FormPath(page.FormID), success("Consent text published: version "+t.ID+"."))
 	case "preview":
 		name, lang, _ := provision.CheckText(pi)
 		page.Preview, page.Input.Consent, page.Input.Language = true, string(name), lang

@@ -148,6 +148,11 @@ func TestConsentTextIntake(t *testing.T) {
 	if m := bad.JSON(t); bad.Status != 400 || m["error"] != "ValidationError" || m["code"] != "consent_text_version_unknown" {
 		t.Errorf("canvassing with another form's version: %d %s", bad.Status, bad.Body)
 	}
+	noForm := call(t, s, "POST", "/api/v1/canvassing/submissions", k, map[string]any{"consent_text_version": ppDE1["version"],
+		"email": "bob@example.org", "consent_to_general_contact_email": true})
+	if m := noForm.JSON(t); noForm.Status != 400 || m["code"] != "consent_text_version_unknown" {
+		t.Errorf("canvassing without a form naming a version: %d %s", noForm.Status, noForm.Body)
+	}
 	postRecord(t, s, k, "/api/v1/canvassing/submissions", map[string]any{"form_id": "petition", "consent_text_version": ppDE1["version"],
 		"email": "bob@example.org", "consent_to_general_contact_email": true})
 }
