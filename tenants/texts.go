@@ -12,14 +12,14 @@ import (
 // erasure leaves it, and a record's proof of what the person saw stays readable for as long
 // as the record is kept. ID is the version id a submission names in consent_text_version.
 type ConsentText struct {
-	ID          string      `bson:"_id" json:"id"`
-	TenantID    string      `bson:"tenantId" json:"tenantId"`
-	FormID      string      `bson:"formId" json:"formId"`
-	Consent     ConsentName `bson:"consent" json:"consent"`
-	Language    string      `bson:"language" json:"language"`
-	Text        string      `bson:"text" json:"text"`
-	Hash        string      `bson:"hash" json:"hash"`
-	PublishedAt time.Time   `bson:"publishedAt" json:"publishedAt"`
+	ID          string      `json:"id"`
+	TenantID    string      `json:"tenantId"`
+	FormID      string      `json:"formId"`
+	Consent     ConsentName `json:"consent"`
+	Language    string      `json:"language"`
+	Text        string      `json:"text"`
+	Hash        string      `json:"hash"`
+	PublishedAt time.Time   `json:"publishedAt"`
 }
 
 // HashText is the hash of a notice: the lower-case hex SHA-256 of its exact UTF-8 bytes, so
@@ -56,9 +56,9 @@ func ConsentByKey(s string) (ConsentName, bool) {
 
 // TextRef names the notice version a consent was given under, with its hash and language.
 type TextRef struct {
-	Version  string `bson:"version" json:"version"`
-	Hash     string `bson:"hash" json:"hash"`
-	Language string `bson:"language" json:"language"`
+	Version  string `json:"version"`
+	Hash     string `json:"hash"`
+	Language string `json:"language"`
 }
 
 // TextStore reads a form's consent texts, in publication order (oldest first).

@@ -129,11 +129,10 @@ func (f *Forms) Get(ctx context.Context, tenantID, formID string) (tenants.Form,
 // Purge drops a form, after it changed here.
 func (f *Forms) Purge(tenantID, formID string) { f.l.purge(tenants.FormKey(tenantID, formID)) }
 
-// textTTL is how stale a form's cached consent texts may be: a version published by another
-// process (the CLI, another instance) is used without an explicit id within it. Short, since
-// a form's texts are one small indexed read; an explicit version id is never refused for
-// staleness (Reload).
-const textTTL = time.Second
+// textTTL is how stale a form's cached consent texts may be, as stale as the form itself: a
+// version published by another process (the CLI, another instance) is used without an
+// explicit id within it; an explicit version id is never refused for staleness (Reload).
+const textTTL = TTL
 
 // Texts caches each form's consent texts, read on every submission to a form.
 type Texts struct {
