@@ -52,9 +52,13 @@ func (h *handler) formEdit(c *fiber.Ctx, s *session) error {
 	if err != nil {
 		return err
 	}
+	_, texts, err := h.textVersions(c, s.TenantID, f.FormID)
+	if err != nil {
+		return err
+	}
 	return h.render(c, fiber.StatusOK, web.FormEdit(web.FormEditPage{Layout: h.layout(c, s, "Form "+f.FormID, web.NavForms),
 		Form: formInput(f), CanEdit: h.may(s, permFormsWrite),
-		Webhooks: h.providerWebhooks(c, s), RetentionDue: due}))
+		Webhooks: h.providerWebhooks(c, s), RetentionDue: due, Texts: texts}))
 }
 
 func (h *handler) formSave(c *fiber.Ctx, s *session) error {

@@ -12,7 +12,7 @@ import (
 // provision runs the provisioning operations (tenants, keys, forms, staff, webhook
 // credentials) on the admin's store; the CLI runs the same ones.
 func (h *handler) provision() *provision.Service {
-	return &provision.Service{Tenants: h.Store.Tenants, APIKeys: h.Store.APIKeys, Forms: h.Store.Forms, Staff: h.Store.Staff,
+	return &provision.Service{Tenants: h.Store.Tenants, APIKeys: h.Store.APIKeys, Forms: h.Store.Forms, Texts: h.Store.Texts, Staff: h.Store.Staff,
 		Sessions: h.Store.Sessions, Tokens: h.Store.Tokens, Endpoints: h.Store.Outbox, WebhookPolicy: h.WebhookPolicy,
 		Audit: h.Store.Audit, Now: h.Now}
 }

@@ -69,6 +69,9 @@ func (h *handler) renderRecord(c *fiber.Ctx, s *session, r tenants.Record, other
 		Fields:  web.PayloadFields(r.Fields, func(k string, v any) bool { return personalField(nil, k, v) }),
 		Payload: web.PayloadFields(r.Payload, func(k string, v any) bool { return personalField(declared, k, v) }),
 	}
+	if err := h.attachNotices(c, s.TenantID, r, &d.Consents); err != nil {
+		return err
+	}
 	title := web.KindLabel(d.Kind) + " " + r.PublicID
 	if r.Kind == tenants.KindFormSubmission {
 		title = "Submission " + r.PublicID

@@ -58,6 +58,8 @@ func (h *handler) routes() []route {
 		{post, web.PathForms, tenantData(permFormsWrite), signedIn, h.formCreate},
 		{get, web.PathForms + "/:id", tenantData(permFormsRead), signedIn, h.formEdit},
 		{post, web.PathForms + "/:id", tenantData(permFormsWrite), signedIn, h.formSave},
+		{get, web.PathForms + "/:id/texts", tenantData(permFormsWrite), signedIn, h.textPage},
+		{post, web.PathForms + "/:id/texts", tenantData(permFormsWrite), signedIn, h.textPost},
 
 		{get, web.PathKeys, tenantData(permKeysRead), signedIn, h.keys},
 		{post, web.PathKeys, tenantData(permKeysWrite), signedIn, h.keyIssue},

@@ -19,4 +19,6 @@ type Store struct {
 	// Outbox holds the outgoing webhook endpoints and their delivery logs.
 	Outbox tenants.OutboxRepo
 	Bulk   tenants.BulkRepo
+	// Texts keeps the forms' consent text versions.
+	Texts tenants.TextRepo
 }

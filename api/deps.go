@@ -14,6 +14,11 @@ type Operations interface {
 	// IngestDraft stores the record a parsed body describes, with its audit entry, and says
 	// whether it was stored or repeated a stored one.
 	IngestDraft(ctx context.Context, tenantID string, d intake.Draft, vs []tenants.Violation, actor, requestID string) (string, ops.Outcome, error)
+	// StampTexts records in a draft's granted consents the consent text versions they were
+	// given under; known is false when the draft names a version its form does not have.
+	StampTexts(ctx context.Context, tenantID string, form *tenants.Form, d *intake.Draft) (known bool, err error)
+	// Receipt returns the consent receipt of a form submission (docs/API.md §12.3).
+	Receipt(ctx context.Context, tenantID, publicID string) (ops.Receipt, error)
 	// Erase anonymises every record of a person (docs/API.md §5).
 	Erase(ctx context.Context, tenantID, actor, requestID string, id ops.Identity) (ops.Erasure, error)
 	// Unsubscribe withdraws a person's marketing consents, via names the provider.

@@ -19,13 +19,22 @@ func (s *server) intake(c *fiber.Ctx, kind tenants.Kind) (string, error) {
 	}
 	a := authOf(c)
 	d, vs := intake.ParseRecord(kind, body, s.Now(), a.tenant.DefaultCountry)
+	var form *tenants.Form
 	if d.FormID != "" {
-		open, err := s.formOpen(c, a.tenant.ID, d.FormID)
+		if form, err = s.openForm(c, a.tenant.ID, d.FormID); err != nil {
+			return "", err
+		}
+		if form == nil {
+			vs = intake.FormUnknown(vs)
+		}
+	}
+	if form != nil || d.FormID == "" {
+		known, err := s.Ops.StampTexts(c.UserContext(), a.tenant.ID, form, &d)
 		if err != nil {
 			return "", err
 		}
-		if !open {
-			vs = intake.FormUnknown(vs)
+		if !known {
+			vs = intake.TextVersionUnknown(vs)
 		}
 	}
 	id, _, err := s.Ops.IngestDraft(c.UserContext(), a.tenant.ID, d, vs, a.actor, requestID(c))
@@ -36,13 +45,17 @@ func (s *server) intake(c *fiber.Ctx, kind tenants.Kind) (string, error) {
 	return id, err
 }
 
-// formOpen reports whether the tenant has formID open for submissions.
-func (s *server) formOpen(c *fiber.Ctx, tenantID, formID string) (bool, error) {
+// openForm returns the tenant's form formID when it is open for submissions, nil when it is
+// not or the tenant has none.
+func (s *server) openForm(c *fiber.Ctx, tenantID, formID string) (*tenants.Form, error) {
 	f, err := s.Forms.Get(c.UserContext(), tenantID, formID)
-	if errors.Is(err, tenants.ErrNotFound) {
-		return false, nil
+	if errors.Is(err, tenants.ErrNotFound) || (err == nil && !f.Open) {
+		return nil, nil
 	}
-	return err == nil && f.Open, err
+	if err != nil {
+		return nil, err
+	}
+	return &f, nil
 }
 
 // refusedRecord is a record body the intake rules refused; the error handler renders it.

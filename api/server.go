@@ -171,6 +171,7 @@ func (a *Server) Mount(app *fiber.App) {
 	v1.Get("/openapi.json", serveOpenAPI)
 	v1.Post("/forms/accept-submission", s.key("api:submissions", "write"), s.acceptSubmission)
 	v1.Get("/forms/submissions/:id", s.key("api:submissions", "read"), s.getSubmission)
+	v1.Get("/forms/submissions/:id/receipt", s.key("api:submissions", "read"), s.getReceipt)
 	v1.Get("/consents", s.key("api:submissions", "read"), s.getConsents)
 	v1.Post("/consents/search", s.key("api:submissions", "read"), s.searchConsents)
 	v1.Get("/consents/expiring", s.key("api:submissions", "read"), s.expiring)

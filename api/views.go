@@ -18,6 +18,8 @@ type consentView struct {
 	Deadline  *time.Time            `json:"deadline"`
 	GrantedAt *time.Time            `json:"grantedAt"`
 	RevokedAt *time.Time            `json:"revokedAt"`
+	// Text is the consent text version the consent was given under (docs/API.md §12).
+	Text *tenants.TextRef `json:"text,omitempty"`
 }
 
 // consentsView is a record's three consents.
@@ -89,6 +91,8 @@ type personExportView struct {
 		CanvassingSubmissions   []recordView `json:"canvassingSubmissions"`
 		PhoneCallTasks          []recordView `json:"phoneCallTasks"`
 	} `json:"records"`
+	// Receipts are the consent receipts of the form submissions (docs/API.md §12.3).
+	Receipts []receiptView `json:"receipts"`
 }
 
 // ExportView is the JSON shape of a person's access export, which the admin UI's download
@@ -99,6 +103,10 @@ func ExportView(e ops.PersonExport) any {
 	r := &v.Records
 	r.FormSubmissions, r.DigitisationSubmissions = viewRecords(e.Records.FormSubmissions), viewRecords(e.Records.DigitisationSubmissions)
 	r.CanvassingSubmissions, r.PhoneCallTasks = viewRecords(e.Records.CanvassingSubmissions), viewRecords(e.Records.PhoneCallTasks)
+	v.Receipts = make([]receiptView, len(e.Receipts))
+	for i, rc := range e.Receipts {
+		v.Receipts[i] = viewReceipt(rc)
+	}
 	return v
 }
 

@@ -12,9 +12,11 @@ import (
 
 // The collections besides the four of records (recordCollections).
 const (
-	colTenants  = "tenants"
-	colAPIKeys  = "apikeys"
-	colForms    = "forms"
+	colTenants = "tenants"
+	colAPIKeys = "apikeys"
+	colForms   = "forms"
+	// The forms' published consent text versions (texts.go), append-only.
+	colTexts    = "consenttexts"
 	colStaff    = "staff"
 	colTokens   = "webhooktokens"
 	colAudit    = "audit"
@@ -65,6 +67,8 @@ func schema() map[string][]index {
 		colTokens:  byTenant,
 		colStaff:   append([]index{{name: "email", keys: bson.D{asc("email")}, unique: true}}, byTenant...),
 		colForms:   {{name: "tenant_form", keys: bson.D{asc("tenantId"), asc("formId")}}},
+		// A form's versions in publication order.
+		colTexts: {{name: "tenant_form_published", keys: bson.D{asc("tenantId"), asc("formId"), asc("publishedAt"), asc("_id")}}},
 		colAudit: {
 			{name: "tenant_time", keys: bson.D{asc("tenantId"), desc("time"), desc("seq")}},
 			{name: "tenant_action_time", keys: bson.D{asc("tenantId"), asc("action"), desc("time"), desc("seq")}},

@@ -50,9 +50,11 @@ type Store struct {
 	Tenants *Tenants
 	APIKeys *APIKeys
 	Forms   *Forms
-	Staff   *Staff
-	Tokens  *WebhookTokens
-	Audit   *Audit
+	// Texts are the forms' published consent text versions.
+	Texts  *Texts
+	Staff  *Staff
+	Tokens *WebhookTokens
+	Audit  *Audit
 	// AuditChains walks the audit log's hash chains.
 	AuditChains *AuditChains
 	// WebhookDiag keeps the inbound webhook diagnostics.
@@ -95,6 +97,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Tenants = &Tenants{c: s.db.Collection(colTenants)}
 	s.APIKeys = &APIKeys{c: s.db.Collection(colAPIKeys)}
 	s.Forms = &Forms{c: s.db.Collection(colForms)}
+	s.Texts = &Texts{c: s.db.Collection(colTexts)}
 	s.Staff = &Staff{c: s.db.Collection(colStaff)}
 	s.Sessions = &Sessions{c: s.db.Collection(colSessions)}
 	s.Bulk = &Bulk{c: s.db.Collection(colBulk)}
@@ -122,7 +125,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
-	return tenants.Stores{Outbox: s.Outbox, Bulk: s.Bulk, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
+	return tenants.Stores{Outbox: s.Outbox, Bulk: s.Bulk, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Texts: s.Texts, Staff: s.Staff, Tokens: s.Tokens,
 		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Records, Writer: s.Writer, Transfer: s.Transfer, Leases: s.Leases, Ping: s.Ping, Close: s.Close}
 }
 

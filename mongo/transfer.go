@@ -35,6 +35,9 @@ func (t *Transfer) Export(ctx context.Context, fn func(tenants.Item) error) erro
 			return eachDoc(ctx, s.Forms.c, "export", bson.D{}, byID, func(v tenants.Form) error { return fn(tenants.Item{Form: &v}) })
 		},
 		func() error {
+			return eachDoc(ctx, s.Texts.c, "export", bson.D{}, byID, func(d textDoc) error { v := d.text(); return fn(tenants.Item{Text: &v}) })
+		},
+		func() error {
 			return eachDoc(ctx, s.Tokens.c, "export", bson.D{}, byID, func(v tenants.WebhookToken) error { return fn(tenants.Item{Token: &v}) })
 		},
 	}
@@ -88,6 +91,8 @@ func (t *Transfer) Import(ctx context.Context, items []tenants.Item) (int, error
 			v := *it.Form
 			v.ID = tenants.FormKey(v.TenantID, v.FormID)
 			add(t.s.Forms.c, v)
+		case it.Text != nil:
+			add(t.s.Texts.c, toTextDoc(*it.Text))
 		case it.Token != nil:
 			add(t.s.Tokens.c, it.Token)
 		case it.Record != nil:

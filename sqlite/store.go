@@ -49,9 +49,11 @@ type Store struct {
 	Tenants *Tenants
 	APIKeys *APIKeys
 	Forms   *Forms
-	Staff   *Staff
-	Tokens  *WebhookTokens
-	Audit   *Audit
+	// Texts are the forms' published consent text versions.
+	Texts  *Texts
+	Staff  *Staff
+	Tokens *WebhookTokens
+	Audit  *Audit
 	// AuditChains walks the audit log's hash chains.
 	AuditChains *AuditChains
 	// WebhookDiag keeps the inbound webhook diagnostics.
@@ -121,6 +123,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Tenants = &Tenants{s: s}
 	s.APIKeys = &APIKeys{s: s}
 	s.Forms = &Forms{s: s}
+	s.Texts = &Texts{s: s}
 	s.Staff = &Staff{s: s}
 	s.Tokens = &WebhookTokens{s: s}
 	s.Audit = &Audit{s: s}
@@ -202,7 +205,7 @@ func (s *Store) quickCheck(ctx context.Context) error {
 
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
-	return tenants.Stores{Outbox: s.Outbox, Bulk: s.Bulk, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
+	return tenants.Stores{Outbox: s.Outbox, Bulk: s.Bulk, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Texts: s.Texts, Staff: s.Staff, Tokens: s.Tokens,
 		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Writer, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
 }
 

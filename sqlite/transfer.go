@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"strings"
 
 	"github.com/consentforms/consentforms/tenants"
 )
@@ -38,6 +39,10 @@ func (t *Transfer) Export(ctx context.Context, fn func(tenants.Item) error) erro
 		func() error {
 			return each(ctx, tx, scanForm, `SELECT `+formCols+` FROM forms ORDER BY tenant_id, form_id`,
 				func(v tenants.Form) error { return fn(tenants.Item{Form: &v}) })
+		},
+		func() error {
+			return each(ctx, tx, scanText, `SELECT `+textCols+` FROM consent_texts ORDER BY published_at, id`,
+				func(v tenants.ConsentText) error { return fn(tenants.Item{Text: &v}) })
 		},
 		func() error {
 			return each(ctx, tx, scanToken, `SELECT `+tokenCols+` FROM webhook_tokens ORDER BY created_at, id`,
@@ -118,8 +123,13 @@ func importItem(ctx context.Context, tx *sql.Tx, st statements, it tenants.Item)
 	case it.Form != nil:
 		v := it.Form
 		fields, _ := json.Marshal(v.Fields)
-		res, err = tx.ExecContext(ctx, `INSERT INTO forms (`+formCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-			v.TenantID, v.FormID, v.Name, v.Open, string(fields), ms(v.CreatedAt), ms(v.UpdatedAt), v.Retention, v.RetentionFrom)
+		res, err = tx.ExecContext(ctx, `INSERT INTO forms (`+formCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+			v.TenantID, v.FormID, v.Name, v.Open, string(fields), ms(v.CreatedAt), ms(v.UpdatedAt), v.Retention, v.RetentionFrom,
+			v.Language, strings.Join(v.DoubleOptIn, ","), v.ConfirmWithin)
+	case it.Text != nil:
+		v := it.Text
+		res, err = tx.ExecContext(ctx, `INSERT INTO consent_texts (`+textCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+			v.ID, v.TenantID, v.FormID, string(v.Consent), v.Language, v.Text, v.Hash, ms(v.PublishedAt))
 	case it.Token != nil:
 		v := it.Token
 		res, err = tx.ExecContext(ctx, `INSERT INTO webhook_tokens (`+tokenCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,

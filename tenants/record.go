@@ -57,6 +57,9 @@ type Consent struct {
 	Source    *string `bson:"source" json:"source,omitempty"`
 	IPAddress *string `bson:"ipAddress" json:"ipAddress,omitempty"`
 	Timestamp *string `bson:"timestamp" json:"timestamp,omitempty"`
+	// Text names the notice version the consent was given under (docs/API.md §12); nil when
+	// the form had no text for it.
+	Text *TextRef `bson:"text,omitempty" json:"text,omitempty"`
 }
 
 // StatusAt is the consent's status at now: a granted consent whose deadline has passed reads expired.

@@ -115,6 +115,8 @@ type Item struct {
 	Token  *WebhookToken `json:"webhookToken,omitempty"`
 	Record *Record       `json:"record,omitempty"`
 	Audit  *AuditEntry   `json:"audit,omitempty"`
+	// Text is a published consent text version (docs/API.md §12).
+	Text *ConsentText `json:"consentText,omitempty"`
 }
 
 // Stores is one open database: every repository, the writer, and its life cycle.
@@ -139,6 +141,8 @@ type Stores struct {
 	MatchKeys MatchKeyRepo
 	Writer    Writer
 	Transfer  Transfer
+	// Texts keeps the forms' published consent text versions (docs/API.md §12).
+	Texts TextRepo
 	// Leases keep the once-per-cluster jobs to one instance; nil where one instance is all
 	// there is (the embedded store).
 	Leases LeaseRepo

@@ -208,6 +208,8 @@ type FormEditPage struct {
 	// RetentionDue is how many of the form's records its saved retention anonymises within
 	// the next 30 days; shown when the saved form has a retention.
 	RetentionDue *int64
+	// Texts are the form's published consent text versions, newest first.
+	Texts []TextItem
 }
 
 // The API key scopes (docs/API.md §1.3).

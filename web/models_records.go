@@ -110,6 +110,8 @@ type ConsentView struct {
 	Source    string
 	Timestamp string // consent_timestamp as sent
 	IPAddress string // personal: masked unless ShowPersonal
+	// Notice is the exact text the consent was given under (nil: none was published).
+	Notice *NoticeView
 }
 
 // ConsentsView holds the three consents of a record.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/provision"
 )
 
 // storeRun is what a store command does on the open store; it returns the JSON to print.
@@ -132,6 +133,18 @@ func formUpdate(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
 	within := fs.String("confirm-within", "", `how long a confirmation link stays valid (7d, P14D); "" is seven days`)
 	return func(ctx context.Context, s tenants.Stores) (any, error) {
 		return updateForm(ctx, s, *tenant, *formID, fs, doubleOptIn, lang, within)
+	}
+}
+
+func formText(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
+	tenant := fs.String("tenant", "", "tenant id")
+	formID := fs.String("form-id", "", "form id")
+	consentName := fs.String("consent", "", "primary_purpose, general_contact_email or general_contact_phone")
+	lang := fs.String("lang", "", "the text's language, ISO 639-1 (de)")
+	file := fs.String("file", "", "read the text from this file, exactly as it is (UTF-8)")
+	text := fs.String("text", "", "the text itself")
+	return func(ctx context.Context, s tenants.Stores) (any, error) {
+		return publishText(ctx, s, provision.TextInput{TenantID: *tenant, FormID: *formID, Consent: *consentName, Language: *lang}, fs, *file, *text)
 	}
 }
 

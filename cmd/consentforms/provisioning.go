@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -17,7 +18,7 @@ var cliActor = provision.Actor{Name: "cli", Operator: true}
 
 // provisioner runs the provisioning operations on an open store.
 func provisioner(s tenants.Stores) *provision.Service {
-	return &provision.Service{Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Sessions: s.Sessions,
+	return &provision.Service{Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Texts: s.Texts, Staff: s.Staff, Sessions: s.Sessions,
 		Tokens: s.Tokens, Endpoints: s.Outbox, Audit: s.Audit, Now: time.Now}
 }
 
@@ -120,6 +121,31 @@ func updateForm(ctx context.Context, s tenants.Stores, tenantID, formID string, 
 	}
 	return map[string]any{"formId": f.FormID, "language": f.Language, "doubleOptIn": nonNil(f.DoubleOptIn),
 		"confirmWithin": f.ConfirmWithin}, nil
+}
+
+// publishText publishes the text given by --text or read from --file (one of them).
+func publishText(ctx context.Context, s tenants.Stores, in provision.TextInput, fs *flag.FlagSet, file, text string) (any, error) {
+	switch {
+	case flagSet(fs, "file") == flagSet(fs, "text"):
+		return nil, errors.New("give the text with either --file or --text")
+	case flagSet(fs, "file"):
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("read --file: %w", err)
+		}
+		in.Text = string(b)
+	default:
+		in.Text = text
+	}
+	t, err := provisioner(s).PublishText(ctx, cliActor, in)
+	if errors.Is(err, tenants.ErrNotFound) {
+		return nil, fmt.Errorf("tenant %q has no form %q", in.TenantID, in.FormID)
+	}
+	if err != nil {
+		return nil, flagErrors(err)
+	}
+	return map[string]any{"version": t.ID, "hash": t.Hash, "consent": tenants.ConsentKey(t.Consent), "language": t.Language,
+		"publishedAt": t.PublishedAt.UTC()}, nil
 }
 
 func nonNil(s []string) []string {

@@ -37,6 +37,7 @@ func commands() []command {
 		{"key revoke", "--tenant ID --id KEYID", `revoke an API key; prints {"id","revoked":true}`, keyRevoke, nil},
 		{"form create", "--tenant ID --form-id FID [--name N] [--closed] [--retention 2y [--retention-from created|consents-lapsed]]", `create a form; prints {"formId"} (+ its retention)`, formCreate, nil},
 		{"form update", "--tenant ID --form-id FID [--double-opt-in email,phone|none] [--language de|\"\"] [--confirm-within 7d]", `change a form's double opt-in channels, language and confirmation period; prints {"formId","language","doubleOptIn","confirmWithin"}`, formUpdate, nil},
+		{"form text", "--tenant ID --form-id FID --consent primary_purpose|general_contact_email|general_contact_phone --lang LANG (--file F | --text T)", `publish a new version of a consent's text on a form (never changed afterwards); prints {"version","hash","consent","language","publishedAt"}`, formText, nil},
 		{"retention run", "", `anonymise the records whose retention has run out, now; prints {"anonymised":{per kind}}`, retentionRun, nil},
 		{"audit verify", "[--tenant ID]", `walk the audit log's hash chains; prints {"tenants","entries","ok"}, or the first broken entry and exits 1`, auditVerifyCommand, nil},
 		{"audit acknowledge", "--tenant ID --entry ENTRY --reason R", `accept the reported break of a tenant's chain (audited, with the reason); prints the new verification {"tenants","entries","ok"}`, auditAcknowledgeCommand, nil},

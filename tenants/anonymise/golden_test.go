@@ -184,8 +184,20 @@ func TestRecordShape(t *testing.T) {
 	if n := reflect.TypeFor[tenants.Record]().NumField(); n != 13 {
 		t.Errorf("tenants.Record has %d fields, Strip was written for 13", n)
 	}
-	if n := reflect.TypeFor[tenants.Consent]().NumField(); n != 8 {
-		t.Errorf("tenants.Consent has %d fields, Strip was written for 8", n)
+	if n := reflect.TypeFor[tenants.Consent]().NumField(); n != 9 {
+		t.Errorf("tenants.Consent has %d fields, Strip was written for 9", n)
+	}
+}
+
+// TestStripKeepsNoticeVersion: the notice version a consent was given under is no personal
+// data and is what the receipt proves after erasure, so stripping keeps it.
+func TestStripKeepsNoticeVersion(t *testing.T) {
+	ref := &tenants.TextRef{Version: "ct_1", Hash: tenants.HashText("I agree."), Language: "en"}
+	ip := "192.0.2.7"
+	rec := tenants.Record{Consents: tenants.Consents{PrimaryPurpose: tenants.Consent{Status: tenants.StatusGranted, IPAddress: &ip, Text: ref}}}
+	got := stripConsent(rec.Consents.PrimaryPurpose, "")
+	if got.Text == nil || *got.Text != *ref || got.IPAddress != nil {
+		t.Errorf("stripped consent = %+v, want the text reference kept and the IP address gone", got)
 	}
 }
 

@@ -44,6 +44,7 @@ type consentView struct {
 	Source    *string               `json:"source"`
 	IPAddress *string               `json:"ipAddress"`
 	Timestamp *string               `json:"timestamp"`
+	Text      *tenants.TextRef      `json:"text,omitempty"`
 }
 
 func toConsentView(c tenants.Consent) consentView { return consentView(c) }

@@ -128,3 +128,34 @@ func (f *Forms) Get(ctx context.Context, tenantID, formID string) (tenants.Form,
 
 // Purge drops a form, after it changed here.
 func (f *Forms) Purge(tenantID, formID string) { f.l.purge(tenants.FormKey(tenantID, formID)) }
+
+// textTTL is how stale a form's cached consent texts may be, as stale as the form itself: a
+// version published by another process (the CLI, another instance) is used without an
+// explicit id within it; an explicit version id is never refused for staleness (Reload).
+const textTTL = TTL
+
+// Texts caches each form's consent texts, read on every submission to a form.
+type Texts struct {
+	next tenants.TextStore
+	l    *lookup[[]tenants.ConsentText]
+}
+
+// NewTexts wraps a TextStore.
+func NewTexts(next tenants.TextStore) *Texts {
+	return &Texts{next: next, l: newLookup[[]tenants.ConsentText](10000, textTTL, missTTL)}
+}
+
+// List returns the form's texts in publication order, cached; callers must not change them.
+func (t *Texts) List(ctx context.Context, tenantID, formID string) ([]tenants.ConsentText, error) {
+	return t.l.get(tenants.FormKey(tenantID, formID), func() ([]tenants.ConsentText, error) { return t.next.List(ctx, tenantID, formID) })
+}
+
+// Reload reads the form's texts from the store past the cache and caches them: for a version
+// id the cached list does not know, which may have been published elsewhere a moment ago.
+func (t *Texts) Reload(ctx context.Context, tenantID, formID string) ([]tenants.ConsentText, error) {
+	t.Purge(tenantID, formID)
+	return t.List(ctx, tenantID, formID)
+}
+
+// Purge drops a form's texts, after one was published here.
+func (t *Texts) Purge(tenantID, formID string) { t.l.purge(tenants.FormKey(tenantID, formID)) }

@@ -30,6 +30,10 @@ const (
 // (its own and those in custom fields) than one record may.
 const CodeTooManyIdentifiers = "too_many_identifiers"
 
+// CodeTextVersionUnknown refuses a consent_text_version that names no published consent text
+// version of the record's form (docs/API.md §12), or is not a string.
+const CodeTextVersionUnknown = "consent_text_version_unknown"
+
 // codeOrder is the canonical order; Codes is a copy so that callers cannot reorder it.
 var codeOrder = [...]string{
 	codeFormIDMissing,
@@ -56,6 +60,7 @@ var codeOrder = [...]string{
 	keyConsentSource + "_invalid",
 	keyConsentIPAddress + "_invalid",
 	keyConsentTimestamp + "_invalid",
+	CodeTextVersionUnknown,
 	CodeTooManyIdentifiers,
 }
 

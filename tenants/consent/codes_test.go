@@ -36,7 +36,7 @@ func TestCodes(t *testing.T) {
 		}
 		seen[c] = true
 	}
-	if len(Codes) != 25 {
+	if len(Codes) != 26 {
 		t.Errorf("len(Codes) = %d", len(Codes))
 	}
 	for _, c := range Codes[14:24] {

@@ -30,6 +30,7 @@ const (
 	keyConsentSource           = "consent_source"
 	keyConsentIPAddress        = "consent_ip_address"
 	keyConsentTimestamp        = "consent_timestamp"
+	keyTextVersion             = "consent_text_version"
 )
 
 // isStandardKey reports whether key is one of the known keys above.
@@ -39,7 +40,7 @@ func isStandardKey(key string) bool {
 		keyNamePrefix, keyAddressStreet, keyAddressHouseNumber, keyAddressCity, keyAddressPostcode,
 		keyPrimary, keyPrimaryDeadlineDate, keyPrimaryDeadlineInterval, keyGeneralEmail,
 		keyGeneralPhone, keyGeneralDeadlineDate, keyGeneralDeadlineInterval, keyConsentSource,
-		keyConsentIPAddress, keyConsentTimestamp:
+		keyConsentIPAddress, keyConsentTimestamp, keyTextVersion:
 		return true
 	}
 	return false

@@ -34,6 +34,7 @@ type Submission struct {
 	Consents     tenants.Consents // granted or not_granted, with deadline and proof on granted ones
 	Payload      map[string]any   // every key that is not known, value as decoded (nil if none)
 	Extra        map[string]any   // the keys named in extraKnown that were present (nil if none)
+	TextVersion  string           // consent_text_version, "" when absent; its form's check is the caller's
 	EmailKey     string           // normalised (lower-cased) e-mail, "" if none
 	PhoneKey     string           // E.164 phone, "" if none
 }
@@ -43,6 +44,20 @@ type validation struct {
 	body    map[string]any
 	codes   codeSet
 	country string // Rules.DefaultCountry
+}
+
+// textVersion reads consent_text_version: a version id's syntax, "" when absent or null.
+// Whether it names a version of the form is the caller's check, with the same code.
+func (v *validation) textVersion() string {
+	raw := v.body[keyTextVersion]
+	if raw == nil {
+		return ""
+	}
+	if s, ok := raw.(string); ok && tenants.ValidID(s) {
+		return s
+	}
+	v.codes.add(CodeTextVersionUnknown)
+	return ""
 }
 
 // Validate checks a decoded JSON object against the rules and returns the normalised
@@ -56,6 +71,7 @@ func Validate(body map[string]any, extraKnown []string, now time.Time, rules Rul
 	sub.Payload, sub.Extra = splitCustom(body, extraKnown)
 	sub.FormID = v.formID(rules.RequireFormID)
 	sub.SubmissionID = v.submissionID()
+	sub.TextVersion = v.textVersion()
 
 	primary := readFlag(body[keyPrimary])
 	email := readFlag(body[keyGeneralEmail])

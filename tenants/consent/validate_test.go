@@ -148,6 +148,11 @@ func TestValidateCodes(t *testing.T) {
 		{"timestamp no offset", with(`"consent_timestamp":"2026-03-01T10:00:00"`), []string{"consent_timestamp_invalid"}},
 		{"timestamp number", with(`"consent_timestamp":1700000000`), []string{"consent_timestamp_invalid"}},
 		{"timestamp good", with(`"consent_timestamp":"2026-03-01T10:00:00.123+01:00"`), nil},
+		{"text version id", with(`"consent_text_version":"ct_2345abc"`), nil},
+		{"text version null", with(`"consent_text_version":null`), nil},
+		{"text version number", with(`"consent_text_version":7`), []string{"consent_text_version_unknown"}},
+		{"text version empty", with(`"consent_text_version":""`), []string{"consent_text_version_unknown"}},
+		{"text version not an id", with(`"consent_text_version":"a b/c"`), []string{"consent_text_version_unknown"}},
 		{"text nulls", with(`"first_name":null,"last_name":null,"name_prefix":null,"address_street":null,"address_house_number":null,"address_city":null,"address_postcode":null,"consent_source":null,"consent_ip_address":null,"consent_timestamp":null`), nil},
 		{"text empties", with(`"first_name":"","last_name":"","name_prefix":"","address_street":"","address_house_number":"","address_city":"","address_postcode":"","consent_source":"","consent_ip_address":"","consent_timestamp":""`), nil},
 

@@ -33,6 +33,9 @@ type Draft struct {
 	// IDs are the identifiers of the draft's record (anonymise.Identifiers) as intake found
 	// them; nil when not found yet. A draft changed after parsing must set it to nil.
 	IDs *anonymise.IDs
+	// TextVersion is the body's consent_text_version ("" none): the set of consent texts the
+	// person was shown (docs/API.md §12).
+	TextVersion string
 }
 
 // Record makes the record the draft stores for tenantID, its ids from tenants.NewRecord: a
@@ -74,7 +77,7 @@ func ParseRecord(kind tenants.Kind, body map[string]any, now time.Time, country 
 	}
 	sub, codes := consent.Validate(body, own, now, rules)
 	d := Draft{Kind: kind, SubmissionID: sub.SubmissionID, FormID: sub.FormID, CreatedAt: now, Contact: sub.Contact,
-		Address: sub.Address, Consents: sub.Consents, Payload: sub.Payload, Fields: sub.Extra, Country: country}
+		Address: sub.Address, Consents: sub.Consents, Payload: sub.Payload, Fields: sub.Extra, Country: country, TextVersion: sub.TextVersion}
 	if tooManyIdentifiers(&d) {
 		codes = append(codes, consent.CodeTooManyIdentifiers)
 	}

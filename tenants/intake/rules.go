@@ -15,14 +15,23 @@ const codeFormUnknown = "form_id_unknown"
 // FormUnknown returns vs with form_id_unknown added, for a draft whose form the caller found
 // unknown or closed: the submission rules' violations in the order of docs/API.md §3.7. A failed
 // own field gives way to it, as own fields are checked only once the submission rules pass.
-func FormUnknown(vs []tenants.Violation) []tenants.Violation {
+func FormUnknown(vs []tenants.Violation) []tenants.Violation { return withCode(vs, codeFormUnknown) }
+
+// TextVersionUnknown returns vs with consent_text_version_unknown added, for a draft whose
+// consent_text_version names no version of its form (docs/API.md §12), as FormUnknown does.
+func TextVersionUnknown(vs []tenants.Violation) []tenants.Violation {
+	return withCode(vs, consent.CodeTextVersionUnknown)
+}
+
+// withCode returns the submission rules' violations of vs with code's added once, in order.
+func withCode(vs []tenants.Violation, code string) []tenants.Violation {
 	out := make([]tenants.Violation, 0, len(vs)+1)
 	for _, v := range vs {
-		if consent.IsCode(v.Code) && v.Code != codeFormUnknown {
+		if consent.IsCode(v.Code) && v.Code != code {
 			out = append(out, v)
 		}
 	}
-	out = append(out, ruleViolation(codeFormUnknown))
+	out = append(out, ruleViolation(code))
 	slices.SortStableFunc(out, func(a, b tenants.Violation) int { return consent.CompareCodes(a.Code, b.Code) })
 	return out
 }
@@ -55,8 +64,11 @@ func ruleViolations(codes []string) []tenants.Violation {
 // without its ending ("consent_to_primary_purpose_deadline" for
 // "consent_to_primary_purpose_deadline_missing").
 func ruleViolation(code string) tenants.Violation {
-	if code == consent.CodeTooManyIdentifiers {
+	switch code {
+	case consent.CodeTooManyIdentifiers:
 		return tooMany
+	case consent.CodeTextVersionUnknown:
+		return tenants.Violation{Field: "consent_text_version", Code: code, Message: "consent_text_version names no published consent text version of the form."}
 	}
 	field, message := code, "is not valid."
 	for _, e := range []struct{ suffix, message string }{

@@ -13,6 +13,8 @@ type ConsentView struct {
 	Deadline  *time.Time
 	GrantedAt *time.Time
 	RevokedAt *time.Time
+	// Text is the consent text version the consent was given under (nil: none).
+	Text *tenants.TextRef
 }
 
 // ConsentsView is a record's three consents.
@@ -25,7 +27,7 @@ type ConsentsView struct {
 // ViewConsents renders a record's consents at now: a passed deadline reads expired at once.
 func ViewConsents(c tenants.Consents, now time.Time) ConsentsView {
 	v := func(c tenants.Consent) ConsentView {
-		return ConsentView{Status: c.StatusAt(now), Deadline: utc(c.Deadline), GrantedAt: utc(c.GrantedAt), RevokedAt: utc(c.RevokedAt)}
+		return ConsentView{Status: c.StatusAt(now), Deadline: utc(c.Deadline), GrantedAt: utc(c.GrantedAt), RevokedAt: utc(c.RevokedAt), Text: c.Text}
 	}
 	return ConsentsView{v(c.PrimaryPurpose), v(c.GeneralContactEmail), v(c.GeneralContactPhone)}
 }

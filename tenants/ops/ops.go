@@ -40,6 +40,8 @@ type Service struct {
 	WebhookDiag *WebhookDiagnostics
 	// Bulk keeps four-eyes bulk erasure requests (bulk.go).
 	Bulk tenants.BulkRepo
+	// Texts reads the forms' consent texts (texts.go; nil: no form has any).
+	Texts TextLookup
 }
 
 // Identity names a person: a normalised e-mail and/or E.164 phone ("" when not given).

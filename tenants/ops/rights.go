@@ -44,6 +44,8 @@ type PersonExport struct {
 		CanvassingSubmissions   []RecordView
 		PhoneCallTasks          []RecordView
 	}
+	// Receipts are the consent receipts of the form submissions (docs/API.md §12.3).
+	Receipts []Receipt
 }
 
 // Export returns every record of the tenant matching the identity, newest first per kind,
@@ -60,6 +62,7 @@ func (s *Service) Export(ctx context.Context, tenantID, actor, requestID string,
 	out.Subject.Email, out.Subject.PhoneNumber = nonEmpty(id.Email), nonEmpty(id.Phone)
 	r := &out.Records
 	r.FormSubmissions, r.DigitisationSubmissions, r.CanvassingSubmissions, r.PhoneCallTasks = []RecordView{}, []RecordView{}, []RecordView{}, []RecordView{}
+	out.Receipts = []Receipt{}
 	var emails, phones []tenants.ConsentStatus
 	for _, rec := range recs {
 		v := viewRecord(rec, now)
@@ -67,6 +70,11 @@ func (s *Service) Export(ctx context.Context, tenantID, actor, requestID string,
 		switch rec.Kind {
 		case tenants.KindFormSubmission:
 			r.FormSubmissions = append(r.FormSubmissions, v)
+			receipt, err := s.receiptOf(ctx, rec)
+			if err != nil {
+				return PersonExport{}, wrap("export", err)
+			}
+			out.Receipts = append(out.Receipts, receipt)
 		case tenants.KindDigitisation:
 			r.DigitisationSubmissions = append(r.DigitisationSubmissions, v)
 		case tenants.KindCanvassing:

@@ -30,10 +30,8 @@ func CheckFormSettings(in FormSettings) (FormSettings, tenants.Violations) {
 	out := in
 	if in.Language != nil {
 		lang := strings.ToLower(strings.TrimSpace(*in.Language))
-		if lang != "" {
-			if b, err := language.ParseBase(lang); err != nil || len(lang) != 2 || b.String() != lang {
-				c.add("language", CodeInvalid, "Give a two-letter ISO 639-1 language code, such as de, or nothing.")
-			}
+		if lang != "" && !validLanguage(lang) {
+			c.add("language", CodeInvalid, "Give a two-letter ISO 639-1 language code, such as de, or nothing.")
 		}
 		out.Language = &lang
 	}
@@ -65,6 +63,12 @@ func CheckFormSettings(in FormSettings) (FormSettings, tenants.Violations) {
 		out.ConfirmWithin = &within
 	}
 	return out, c.vs
+}
+
+// validLanguage reports whether lang (lower case) is a two-letter ISO 639-1 code.
+func validLanguage(lang string) bool {
+	b, err := language.ParseBase(lang)
+	return err == nil && len(lang) == 2 && b.String() == lang
 }
 
 // UpdateFormSettings applies the settings given to the tenant's form and returns the form as

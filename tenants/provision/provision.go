@@ -34,6 +34,8 @@ type Service struct {
 	Staff    tenants.StaffRepo
 	Sessions tenants.SessionRepo
 	Tokens   tenants.TokenRepo
+	// Texts keeps the forms' consent text versions.
+	Texts tenants.TextRepo
 	// Endpoints are the outgoing webhook endpoints; WebhookPolicy says which URLs they may have.
 	Endpoints     tenants.OutboxRepo
 	WebhookPolicy webhook.Policy

@@ -19,7 +19,10 @@ func testTransfer(t *testing.T, open Open) {
 	twoTenants(t, src)
 	must(t, src.Staff.Insert(ctx, tenants.Staff{ID: "u1", Email: "root@example.org", PasswordHash: "h", Role: tenants.RolePlatformAdmin, CreatedAt: t0}))
 	must(t, src.APIKeys.Insert(ctx, tenants.APIKey{ID: "k1", TenantID: "a", Hash: "h", Scopes: []string{"all"}, CreatedAt: t0}))
-	must(t, src.Forms.Insert(ctx, tenants.Form{TenantID: "a", FormID: "petition", Open: true, CreatedAt: t0, UpdatedAt: t0}))
+	must(t, src.Forms.Insert(ctx, tenants.Form{TenantID: "a", FormID: "petition", Open: true, CreatedAt: t0, UpdatedAt: t0,
+		Language: "de", DoubleOptIn: []string{tenants.ChannelEmail}, ConfirmWithin: "3d"}))
+	notice := text("a", "petition", "ct_1", tenants.ConsentPrimaryPurpose, "de", "Ich stimme zu.", 0)
+	must(t, src.Texts.Insert(ctx, notice))
 	must(t, src.Tokens.Insert(ctx, tenants.WebhookToken{ID: "w1", TenantID: "a", Provider: "mailchimp", Hash: "h", CreatedAt: t0}))
 	ingest(t, src, full("a", "r1"), record("b", tenants.KindCanvassing, "c1", 1, "ke"))
 	auditFixture(t, src)
@@ -28,16 +31,24 @@ func testTransfer(t *testing.T, open Open) {
 		items = append(items, it)
 		return nil
 	}))
-	// 2 tenants, 1 staff, 1 key, 1 form, 1 token, 2 records, 2 ingestion + 6 fixture entries.
-	if len(items) != 16 {
-		t.Fatalf("exported %d items, want 16", len(items))
+	// 2 tenants, 1 staff, 1 key, 1 form, 1 consent text, 1 token, 2 records, 2 ingestion + 6
+	// fixture entries.
+	if len(items) != 17 {
+		t.Fatalf("exported %d items, want 17", len(items))
 	}
 	if items[0].Tenant == nil {
 		t.Errorf("tenants come first: %+v", items[0])
 	}
 	dst := open(t)
-	if n, err := dst.Transfer.Import(ctx, items); err != nil || n != 16 {
-		t.Fatalf("Import = %d, %v; want 16", n, err)
+	if n, err := dst.Transfer.Import(ctx, items); err != nil || n != 17 {
+		t.Fatalf("Import = %d, %v; want 17", n, err)
+	}
+	srcForm, _ := src.Forms.Get(ctx, "a", "petition")
+	if got, err := dst.Forms.Get(ctx, "a", "petition"); err != nil || !reflect.DeepEqual(got, srcForm) {
+		t.Errorf("form after the move: %+v, %v; want %+v", got, err, srcForm)
+	}
+	if got, err := dst.Texts.List(ctx, "a", "petition"); err != nil || len(got) != 1 || got[0] != notice {
+		t.Errorf("consent texts after the move: %+v, %v; want %+v", got, err, notice)
 	}
 	if n, err := dst.Transfer.Import(ctx, items); err != nil || n != 0 {
 		t.Errorf("a repeated import = %d, %v; want 0 new", n, err)
