@@ -55,6 +55,8 @@ type Store struct {
 	AuditChains *AuditChains
 	// WebhookDiag keeps the inbound webhook diagnostics.
 	WebhookDiag *WebhookDiag
+	// SMS keeps the SMS provider secrets and the inbound messages applied.
+	SMS *SMS
 	Records     *Records
 	Sessions    *Sessions
 	Outbox      *Outbox
@@ -119,6 +121,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Audit = &Audit{s: s}
 	s.AuditChains = &AuditChains{s: s}
 	s.WebhookDiag = &WebhookDiag{s: s}
+	s.SMS = &SMS{s: s}
 	s.Records = &Records{s: s}
 	s.Sessions = &Sessions{s: s}
 	s.Outbox = &Outbox{s: s}
@@ -192,7 +195,7 @@ func (s *Store) quickCheck(ctx context.Context) error {
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
 	return tenants.Stores{Outbox: s.Outbox, Bulk: s.Bulk, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
-		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Writer, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
+		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, SMS: s.SMS, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Writer, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
 }
 
 // Ping checks that the database answers. After a write failed for want of disk it reports the
