@@ -58,14 +58,14 @@ type Store struct {
 	// WebhookDiag keeps the inbound webhook diagnostics.
 	WebhookDiag *WebhookDiag
 	// SMS keeps the SMS provider secrets and the inbound messages applied.
-	SMS *SMS
-	Records     *Records
-	Sessions    *Sessions
-	Outbox      *Outbox
-	Bulk        *Bulk
-	Writer      *Writer
-	Transfer    *Transfer
-	Leases      *Leases
+	SMS      *SMS
+	Records  *Records
+	Sessions *Sessions
+	Outbox   *Outbox
+	Bulk     *Bulk
+	Writer   *Writer
+	Transfer *Transfer
+	Leases   *Leases
 }
 
 // Open connects, checks that the server answers, creates the collections and indexes that

@@ -56,13 +56,13 @@ type Store struct {
 	// WebhookDiag keeps the inbound webhook diagnostics.
 	WebhookDiag *WebhookDiag
 	// SMS keeps the SMS provider secrets and the inbound messages applied.
-	SMS *SMS
-	Records     *Records
-	Sessions    *Sessions
-	Outbox      *Outbox
-	Bulk        *Bulk
-	Writer      *Writer
-	Transfer    *Transfer
+	SMS      *SMS
+	Records  *Records
+	Sessions *Sessions
+	Outbox   *Outbox
+	Bulk     *Bulk
+	Writer   *Writer
+	Transfer *Transfer
 }
 
 // pragmas apply to every connection. busy_timeout lets a second process (the CLI) wait for
