@@ -29,3 +29,6 @@ type SMSRepo interface {
 	// RememberMessage records a message id as applied; remembering it again changes nothing.
 	RememberMessage(ctx context.Context, tenantID, provider, messageID string, at time.Time) error
 }
+
+// SMSSecretOwner is what a sealed SMS secret is bound to: its tenant and provider.
+func SMSSecretOwner(tenantID, provider string) string { return tenantID + "/" + provider }

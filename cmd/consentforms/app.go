@@ -16,19 +16,20 @@ import (
 )
 
 // build wires the store, the domain operations, the API and the admin UI.
-func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Prefix, hooks webhook.Policy, lim Limits, log *slog.Logger, m *metrics) (*fiber.App, *ops.Service, error) {
+func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Prefix, publicURL string, hooks webhook.Policy, lim Limits, log *slog.Logger, m *metrics) (*fiber.App, *ops.Service, error) {
 	enf, err := policies.New()
 	if err != nil {
 		return nil, nil, err
 	}
 	svc := &ops.Service{Tenants: store.Tenants, Records: store.Records, Forms: store.Forms, Writer: store.Writer,
 		Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now, Rights: store.Records, Audit: store.Audit, Catalogue: catalogue{store},
-		Observer: m, Bulk: store.Bulk}
+		Observer: m, Bulk: store.Bulk, SMS: store.SMS}
 	svc.WebhookDiag = &ops.WebhookDiagnostics{Repo: store.WebhookDiag, Now: time.Now}
 	apiKeys, tens, forms := cache.NewKeys(store.APIKeys), cache.NewTenants(store.Tenants), cache.NewForms(store.Forms)
 	a := api.NewServer(api.Deps{Keys: apiKeys, Tenants: tens, Forms: forms, Records: store.Records, Tokens: store.Tokens,
 		Ops: svc, Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now, TrustedProxies: prefixStrings(proxies),
 		ObserveRequest: m.Request, Diagnostics: svc.WebhookDiag,
+		SMSSecrets: ops.SMSSecrets{Repo: store.SMS, Keys: ring.SecretsKeys}, PublicURL: publicURL,
 		ReadTimeout: lim.ReadTimeout, BodyBytesInFlight: lim.BodyBytesInFlight, Concurrency: lim.MaxConns,
 		TenantRateFactor: lim.TenantRateFactor})
 	app := newApp(a, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,

@@ -40,6 +40,8 @@ type Service struct {
 	WebhookDiag *WebhookDiagnostics
 	// Bulk keeps four-eyes bulk erasure requests (bulk.go).
 	Bulk tenants.BulkRepo
+	// SMS remembers the inbound SMS messages applied (sms.go; nil: none remembered).
+	SMS tenants.SMSRepo
 }
 
 // Identity names a person: a normalised e-mail and/or E.164 phone ("" when not given).
