@@ -1,0 +1,282 @@
+package main
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants/unsubscribe"
+	"github.com/golang-jwt/jwt/v5"
+)
+
+// The sender of the SMS testdata payloads, and another number.
+const (
+	texter    = "+14155552671"
+	neighbour = "+14155550123"
+)
+
+// smsSetup is a tenant with a key, Alice (both general-contact consents, her number the
+// texter's) and Bob (his own number, the texter's only in a custom field), and another tenant
+// where the texter subscribed too.
+func smsSetup(t *testing.T, s *testServer) (tenant, key, otherKey string) {
+	t.Helper()
+	tenant = s.tenant()
+	key = s.key(tenant, "all")
+	subscriber(t, s, key, "alice", "alice@example.org", texter)
+	submit(t, s, key, map[string]any{"form_id": "petition", "submission_id": "bob", "email": "bob@example.org", "phone_number": neighbour,
+		"consent_to_primary_purpose": true, "consent_to_primary_purpose_deadline_interval": "1y",
+		"consent_to_general_contact_email": true, "consent_to_general_contact_phone": true, "referred_friend_phone": texter})
+	other := s.tenant()
+	otherKey = s.key(other, "all")
+	subscriber(t, s, otherKey, "alice-elsewhere", "alice@example.org", texter)
+	return tenant, key, otherKey
+}
+
+// assertPhoneRevoked requires general contact by phone revoked and the other two granted.
+func assertPhoneRevoked(t *testing.T, s *testServer, key, id string) {
+	t.Helper()
+	sub := getSubmission(t, s, key, id)
+	if status(sub, "generalContactPhone") != "revoked" {
+		t.Errorf("%s phone: %v, want revoked", id, at(sub, "consents.generalContactPhone"))
+	}
+	for _, c := range []string{"primaryPurpose", "generalContactEmail"} {
+		if status(sub, c) != "granted" {
+			t.Errorf("%s %s: %v, want granted", id, c, at(sub, "consents."+c))
+		}
+	}
+}
+
+// twilioPost signs form as Twilio does for the URL the server was reached at.
+func twilioPost(t *testing.T, s *testServer, tenant, token string, form url.Values) response {
+	t.Helper()
+	path := unsubPath("twilio") + "?tenant=" + url.QueryEscape(tenant)
+	sig := unsubscribe.TwilioSignature(token, s.URL+path, form)
+	return call(t, s, "POST", path, "", form.Encode(), formType, "X-Twilio-Signature: "+sig)
+}
+
+func twilioForm(t *testing.T, file string) url.Values {
+	t.Helper()
+	f, err := url.ParseQuery(string(providerPayload(t, file)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// assertTwiML requires Twilio's expected answer: 200 with an empty TwiML response.
+func assertTwiML(t *testing.T, r response) {
+	t.Helper()
+	if r.Status != 200 || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/xml") || !strings.Contains(string(r.Body), "<Response/>") {
+		t.Fatalf("answer %d %q %s, want 200 text/xml <Response/>", r.Status, r.Header.Get("Content-Type"), r.Body)
+	}
+}
+
+// TestSMSTwilio: through the real server, Twilio's signed inbound STOP revokes general contact
+// by phone on the texter's own records only; a bad signature is 401, changes nothing and shows
+// in the diagnostics; START and a plain reply change nothing; a replay of the STOP after a new
+// grant changes nothing; another tenant is untouched.
+func TestSMSTwilio(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	tenant, key, otherKey := smsSetup(t, s)
+	out := s.cli("tenant", "set-sms-secret", "--tenant", tenant, "--provider", "twilio", "--secret", "auth-token-1")
+	if len(out) != 3 || out["tenant"] != tenant || out["provider"] != "twilio" || out["set"] != true {
+		t.Fatalf("set-sms-secret printed %v", out)
+	}
+
+	stop := twilioForm(t, "twilio_stop.form")
+	path := unsubPath("twilio") + "?tenant=" + url.QueryEscape(tenant)
+	for name, headers := range map[string][]string{
+		"wrong token":   {formType, "X-Twilio-Signature: " + unsubscribe.TwilioSignature("auth-token-2", s.URL+path, stop)},
+		"no signature":  {formType, "X-Twilio-Signature: "},
+		"other URL":     {formType, "X-Twilio-Signature: " + unsubscribe.TwilioSignature("auth-token-1", s.URL+unsubPath("twilio"), stop)},
+		"tampered body": {formType, "X-Twilio-Signature: " + unsubscribe.TwilioSignature("auth-token-1", s.URL+path, twilioForm(t, "twilio_reply.form"))},
+	} {
+		if r := call(t, s, "POST", path, "", stop.Encode(), headers...); r.Status != 401 || str(r.JSON(t), "error") != "Unauthorized" {
+			t.Errorf("%s: %d %s, want 401 Unauthorized", name, r.Status, r.Body)
+		}
+	}
+	assertUntouched(t, s, key, "alice")
+
+	for _, file := range []string{"twilio_start.form", "twilio_reply.form"} {
+		assertTwiML(t, twilioPost(t, s, tenant, "auth-token-1", twilioForm(t, file)))
+	}
+	help := twilioForm(t, "twilio_reply.form")
+	help.Set("Body", "HELP")
+	help.Set("MessageSid", "SMhelp")
+	assertTwiML(t, twilioPost(t, s, tenant, "auth-token-1", help))
+	assertUntouched(t, s, key, "alice")
+
+	assertTwiML(t, twilioPost(t, s, tenant, "auth-token-1", stop))
+	assertPhoneRevoked(t, s, key, "alice")
+	assertUntouched(t, s, key, "bob")
+	assertUntouched(t, s, otherKey, "alice-elsewhere")
+
+	// Alice grants again on a new submission; Twilio retrying the old STOP changes nothing.
+	subscriber(t, s, key, "alice-again", "alice@example.org", texter)
+	assertTwiML(t, twilioPost(t, s, tenant, "auth-token-1", stop))
+	assertUntouched(t, s, key, "alice-again")
+
+	// The bearer key works on the path too, with Twilio's own body.
+	stop.Set("MessageSid", "SMbearer")
+	r := call(t, s, "POST", unsubPath("twilio"), key, stop.Encode(), formType)
+	assertTwiML(t, r)
+	assertPhoneRevoked(t, s, key, "alice-again")
+
+	a := newAdminClient(t, s)
+	s.cli("staff", "create", "--email", "admin@example.com", "--password", "admin-password-1", "--role", "tenant_admin", "--tenant", tenant)
+	a.signIn("admin@example.com", "admin-password-1")
+	_, page := a.get("/admin/webhooks")
+	twilio := providerSection(t, page, "twilio")
+	if !strings.Contains(twilio, `data-reason="bad_signature"`) {
+		t.Errorf("the Twilio section does not show the refused signature:\n%s", twilio)
+	}
+	if !strings.Contains(twilio, s.URL+"/api/v1/twilio/unsubscribe?tenant="+url.QueryEscape(tenant)) {
+		t.Errorf("the Twilio section does not give the URL to paste:\n%s", twilio)
+	}
+	if strings.Contains(page, "auth-token-1") || strings.Contains(page, texter) {
+		t.Error("the page shows the auth token or the texter's number")
+	}
+}
+
+// TestSMSTwilioPublicURL: behind a proxy Twilio signs the public URL; with
+// CONSENTFORMS_PUBLIC_URL set the server verifies over it, and not over the address it was
+// reached at.
+func TestSMSTwilioPublicURL(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "CONSENTFORMS_PUBLIC_URL=https://forms.example.org/")
+	tenant, key, _ := smsSetup(t, s)
+	s.cli("tenant", "set-sms-secret", "--tenant", tenant, "--provider", "twilio", "--secret", "tok")
+	stop := twilioForm(t, "twilio_stop.form")
+	path := unsubPath("twilio") + "?tenant=" + url.QueryEscape(tenant)
+	if r := twilioPost(t, s, tenant, "tok", stop); r.Status != 401 {
+		t.Fatalf("signed over the internal URL: %d %s, want 401", r.Status, r.Body)
+	}
+	r := call(t, s, "POST", path, "", stop.Encode(), formType,
+		"X-Twilio-Signature: "+unsubscribe.TwilioSignature("tok", "https://forms.example.org"+path, stop))
+	assertTwiML(t, r)
+	assertPhoneRevoked(t, s, key, "alice")
+}
+
+// TestSMSTelnyxVonage: Telnyx's Ed25519-signed message.received and Vonage's signed inbound
+// SMS (SMS API sig, and Messages API JWT) revoke general contact by phone; a stale or
+// tampered one is 401 and changes nothing; HELP changes nothing.
+func TestSMSTelnyxVonage(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	tenant, key, otherKey := smsSetup(t, s)
+	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
+	s.cli("tenant", "set-sms-secret", "--tenant", tenant, "--provider", "telnyx", "--secret", base64.StdEncoding.EncodeToString(pub))
+	tpath := unsubPath("telnyx") + "?tenant=" + url.QueryEscape(tenant)
+	telnyx := func(body []byte, at time.Time) response {
+		ts := strconv.FormatInt(at.Unix(), 10)
+		sig := base64.StdEncoding.EncodeToString(ed25519.Sign(priv, []byte(ts+"|"+string(body))))
+		return call(t, s, "POST", tpath, "", body, jsonType, "telnyx-signature-ed25519: "+sig, "telnyx-timestamp: "+ts)
+	}
+	stop := providerPayload(t, "telnyx_received.json")
+	if r := telnyx(stop, time.Now().Add(-10*time.Minute)); r.Status != 401 {
+		t.Fatalf("stale Telnyx delivery: %d %s", r.Status, r.Body)
+	}
+	if r := telnyx(providerPayload(t, "telnyx_help.json"), time.Now()); r.Status != 200 {
+		t.Fatalf("Telnyx HELP: %d %s", r.Status, r.Body)
+	}
+	assertUntouched(t, s, key, "alice")
+	assertUnsubscribed(t, telnyx(stop, time.Now()), 1)
+	assertPhoneRevoked(t, s, key, "alice")
+	assertUntouched(t, s, key, "bob")
+	assertUntouched(t, s, otherKey, "alice-elsewhere")
+
+	// Vonage: Bob texts QUIT.
+	s.cli("tenant", "set-sms-secret", "--tenant", tenant, "--provider", "vonage", "--secret", "vonage-secret")
+	params := map[string]string{"msisdn": neighbour[1:], "to": "447700900000", "messageId": "0A00000001", "text": "quit", "type": "text",
+		"keyword": "QUIT", "message-timestamp": "2024-04-09 14:20:47", "timestamp": strconv.FormatInt(time.Now().Unix(), 10), "nonce": "n-1"}
+	vpath := unsubPath("vonage") + "?tenant=" + url.QueryEscape(tenant)
+	signed := func(p map[string]string, secret string) url.Values {
+		q := url.Values{}
+		for k, v := range p {
+			q.Set(k, v)
+		}
+		q.Set("sig", unsubscribe.VonageSignature(secret, unsubscribe.VonageMD5Hash, p))
+		return q
+	}
+	if r := call(t, s, "GET", vpath+"&"+signed(params, "wrong-secret").Encode(), "", nil); r.Status != 401 {
+		t.Fatalf("Vonage with a wrong secret: %d %s", r.Status, r.Body)
+	}
+	assertUntouched(t, s, key, "bob")
+	if r := call(t, s, "GET", vpath+"&"+signed(params, "vonage-secret").Encode(), "", nil); r.Status != 200 {
+		t.Fatalf("Vonage signed GET: %d %s", r.Status, r.Body)
+	}
+	sub := getSubmission(t, s, key, "bob")
+	if status(sub, "generalContactPhone") != "revoked" || status(sub, "generalContactEmail") != "granted" {
+		t.Errorf("bob after QUIT: %v", at(sub, "consents"))
+	}
+
+	// The Messages API: a JWT over the body's hash.
+	subscriber(t, s, key, "carol", "", "+447700900001")
+	body := providerPayload(t, "vonage_messages_inbound.json")
+	sum := sha256.Sum256(body)
+	tok, _ := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{"iat": time.Now().Unix(), "jti": "j1", "iss": "Vonage",
+		"payload_hash": hex.EncodeToString(sum[:])}).SignedString([]byte("vonage-secret"))
+	if r := call(t, s, "POST", vpath, "", append(body, ' '), jsonType, "Authorization: Bearer "+tok); r.Status != 401 {
+		t.Fatalf("Vonage JWT over another body: %d %s", r.Status, r.Body)
+	}
+	assertUnsubscribed(t, call(t, s, "POST", vpath, "", body, jsonType, "Authorization: Bearer "+tok), 1)
+	if status(getSubmission(t, s, key, "carol"), "generalContactPhone") != "revoked" {
+		t.Error("carol's phone consent is not revoked after her QUIT")
+	}
+}
+
+// TestSMSNoSecret: a signed delivery for a tenant that set no secret is refused.
+func TestSMSNoSecret(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	tenant, key, _ := smsSetup(t, s)
+	if r := twilioPost(t, s, tenant, "anything", twilioForm(t, "twilio_stop.form")); r.Status != 401 {
+		t.Fatalf("no secret set: %d %s", r.Status, r.Body)
+	}
+	if r := twilioPost(t, s, "no-such-tenant", "anything", twilioForm(t, "twilio_stop.form")); r.Status != 401 {
+		t.Fatalf("unknown tenant: %d %s", r.Status, r.Body)
+	}
+	assertUntouched(t, s, key, "alice")
+	for _, args := range [][]string{
+		{"--tenant", tenant, "--provider", "signal", "--secret", "x"},
+		{"--tenant", tenant, "--provider", "twilio", "--secret", ""},
+		{"--tenant", tenant, "--provider", "telnyx", "--secret", "not-a-key"},
+		{"--tenant", "no-such-tenant", "--provider", "twilio", "--secret", "x"},
+	} {
+		if _, err := s.cliErr(append([]string{"tenant", "set-sms-secret"}, args...)...); err == nil {
+			t.Errorf("set-sms-secret %v succeeded", args)
+		}
+	}
+}
+
+// TestOutcomeFlags: a phone call task with do_not_call revokes general contact by phone for its
+// number; a canvassing visit with do_not_contact revokes both general-contact consents of its
+// identifiers; records that only mention them, and other tenants, are untouched.
+func TestOutcomeFlags(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	_, key, otherKey := smsSetup(t, s)
+	postRecord(t, s, key, "/api/v1/phone-call-tasks", map[string]any{"phone_number": texter, "campaign_id": "c1", "do_not_call": false})
+	assertUntouched(t, s, key, "alice")
+	if r := call(t, s, "POST", "/api/v1/phone-call-tasks", key, map[string]any{"phone_number": texter, "do_not_call": "yes"}); r.Status != 400 {
+		t.Fatalf("do_not_call \"yes\": %d %s", r.Status, r.Body)
+	}
+	assertUntouched(t, s, key, "alice")
+	postRecord(t, s, key, "/api/v1/phone-call-tasks", map[string]any{"phone_number": texter, "campaign_id": "c1", "outcome": "refused", "do_not_call": true})
+	assertPhoneRevoked(t, s, key, "alice")
+	assertUntouched(t, s, key, "bob")
+	assertUntouched(t, s, otherKey, "alice-elsewhere")
+
+	postRecord(t, s, key, "/api/v1/canvassing/submissions", map[string]any{"canvasser_id": "v1", "visited_at": "2026-11-20T10:00:00Z",
+		"outcome": "not interested", "email": "bob@example.org", "do_not_contact": true})
+	assertRevoked(t, s, key, "bob")
+	assertUntouched(t, s, otherKey, "alice-elsewhere")
+}
