@@ -19,4 +19,6 @@ type Store struct {
 	// Outbox holds the outgoing webhook endpoints and their delivery logs.
 	Outbox tenants.OutboxRepo
 	Bulk   tenants.BulkRepo
+	// SMS keeps the SMS provider secrets, sealed (the webhook credentials page).
+	SMS tenants.SMSRepo
 }

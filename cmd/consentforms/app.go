@@ -34,7 +34,7 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 		TenantRateFactor: lim.TenantRateFactor})
 	app := newApp(a, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
 		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions,
-		Chains: store.AuditChains, Outbox: store.Outbox, Bulk: store.Bulk}, Ops: svc, Diagnostics: svc.WebhookDiag, WebhookPolicy: hooks,
+		Chains: store.AuditChains, Outbox: store.Outbox, Bulk: store.Bulk, SMS: store.SMS}, Ops: svc, SecretsKeys: ring.SecretsKeys, Diagnostics: svc.WebhookDiag, WebhookPolicy: hooks,
 		Enforcer: enf, Logger: log, SessionKeys: ring.SessionKeys, TrustedProxies: proxies, PurgeKey: apiKeys.Purge, PurgeForm: forms.Purge, PurgeTenant: tens.Purge, Now: time.Now,
 		PasswordChecks: lim.PasswordChecks, ExportJSON: api.ExportView})
 	return app, svc, nil

@@ -280,3 +280,49 @@ func TestOutcomeFlags(t *testing.T) {
 	assertRevoked(t, s, key, "bob")
 	assertUntouched(t, s, otherKey, "alice-elsewhere")
 }
+
+// TestSMSSecretAdmin: a tenant admin sets Twilio's auth token on the Webhook credentials page;
+// the page then says only when it was set, never the token, and Twilio's signed STOP verifies
+// with it. A Telnyx key that is not one is refused beside its provider.
+func TestSMSSecretAdmin(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	tenant, key, _ := smsSetup(t, s)
+	s.cli("staff", "create", "--email", "admin@example.com", "--password", "admin-password-1", "--role", "tenant_admin", "--tenant", tenant)
+	a := newAdminClient(t, s)
+	a.signIn("admin@example.com", "admin-password-1")
+	_, page := a.get("/admin/webhooks")
+	if sec := smsSecretSection(t, page, "twilio"); !strings.Contains(sec, "Not set") {
+		t.Fatalf("before: %s", sec)
+	}
+	if st, _, loc := a.post("/admin/webhooks/sms-secret/twilio", url.Values{"secret": {"admin-token-1"}}); st != 303 || loc != "/admin/webhooks" {
+		t.Fatalf("save: %d %s", st, loc)
+	}
+	_, page = a.get("/admin/webhooks")
+	if sec := smsSecretSection(t, page, "twilio"); !strings.Contains(sec, "Set on "+time.Now().UTC().Format("2006-01-02")) {
+		t.Errorf("after: %s", sec)
+	}
+	if strings.Contains(page, "admin-token-1") {
+		t.Error("the page shows the secret")
+	}
+	st, body, _ := a.post("/admin/webhooks/sms-secret/telnyx", url.Values{"secret": {"not a key"}})
+	if st != 422 || !strings.Contains(smsSecretSection(t, body, "telnyx"), "32 bytes in base64") {
+		t.Errorf("bad Telnyx key: %d %s", st, smsSecretSection(t, body, "telnyx"))
+	}
+	assertTwiML(t, twilioPost(t, s, tenant, "admin-token-1", twilioForm(t, "twilio_stop.form")))
+	assertPhoneRevoked(t, s, key, "alice")
+}
+
+// smsSecretSection is the part of the Webhook credentials page about one SMS provider's secret.
+func smsSecretSection(t *testing.T, page, provider string) string {
+	t.Helper()
+	start := strings.Index(page, `data-testid="sms-secret" data-provider="`+provider+`"`)
+	if start < 0 {
+		t.Fatalf("no SMS secret section for %s", provider)
+	}
+	rest := page[start:]
+	if end := strings.Index(rest, "</form>"); end > 0 {
+		rest = rest[:end]
+	}
+	return rest
+}
