@@ -99,7 +99,9 @@ func (s *server) verifySMS(c *fiber.Ctx, provider, secret, jwt string) error {
 // and the form or JSON fields of a POST.
 func vonageParams(c *fiber.Ctx, ct string, body []byte) map[string]string {
 	out := map[string]string{}
-	c.Request().URI().QueryArgs().VisitAll(func(k, v []byte) { out[string(k)] = string(v) })
+	for k, v := range c.Request().URI().QueryArgs().All() {
+		out[string(k)] = string(v)
+	}
 	delete(out, "tenant")
 	if c.Method() != fiber.MethodPost {
 		return out
