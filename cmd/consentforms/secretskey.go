@@ -123,7 +123,10 @@ func rotateSecretsKey(ctx context.Context, cfg Config) (map[string]any, error) {
 	s.RetiredSecretsKeys = append(s.RetiredSecretsKeys, retiredKey{ID: old.CurrentID(), Key: oldKey, RetiredAt: time.Now().UTC()})
 	s.SecretsKey = make([]byte, 32)
 	_, _ = rand.Read(s.SecretsKey)
-	s.SecretsKeyID = nextKeyID(old.CurrentID())
+	s.SecretsKeyID = "1"
+	if old.CurrentID() != derivedSecretsKeyID {
+		s.SecretsKeyID = nextKeyID(old.CurrentID())
+	}
 	if err := replaceSecrets(cfg.SecretsFile, s); err != nil {
 		return nil, err
 	}
