@@ -135,6 +135,15 @@ func TestSMSTwilio(t *testing.T) {
 	a := newAdminClient(t, s)
 	s.cli("staff", "create", "--email", "admin@example.com", "--password", "admin-password-1", "--role", "tenant_admin", "--tenant", tenant)
 	a.signIn("admin@example.com", "admin-password-1")
+	// Two opt-outs applied (the signed STOP and the bearer one), each audited once with the
+	// provider named; the replay wrote nothing.
+	_, audit := a.get("/admin/audit")
+	if n := strings.Count(audit, "by phone (via twilio)"); n != 2 {
+		t.Errorf("the audit log shows %d phone revocations via twilio, want 2", n)
+	}
+	if strings.Contains(audit, texter) || strings.Contains(audit, "4155552671") {
+		t.Error("the audit log shows the texter's number")
+	}
 	_, page := a.get("/admin/webhooks")
 	twilio := providerSection(t, page, "twilio")
 	if !strings.Contains(twilio, `data-reason="bad_signature"`) {
@@ -265,7 +274,7 @@ func TestSMSNoSecret(t *testing.T) {
 func TestOutcomeFlags(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
-	_, key, otherKey := smsSetup(t, s)
+	tenant, key, otherKey := smsSetup(t, s)
 	postRecord(t, s, key, "/api/v1/phone-call-tasks", map[string]any{"phone_number": texter, "campaign_id": "c1", "do_not_call": false})
 	assertUntouched(t, s, key, "alice")
 	if r := call(t, s, "POST", "/api/v1/phone-call-tasks", key, map[string]any{"phone_number": texter, "do_not_call": "yes"}); r.Status != 400 {
@@ -281,6 +290,16 @@ func TestOutcomeFlags(t *testing.T) {
 		"outcome": "not interested", "email": "bob@example.org", "do_not_contact": true})
 	assertRevoked(t, s, key, "bob")
 	assertUntouched(t, s, otherKey, "alice-elsewhere")
+
+	s.cli("staff", "create", "--email", "admin@example.com", "--password", "admin-password-1", "--role", "tenant_admin", "--tenant", tenant)
+	a := newAdminClient(t, s)
+	a.signIn("admin@example.com", "admin-password-1")
+	_, audit := a.get("/admin/audit")
+	for _, want := range []string{"by phone (via phone_bank)", "and by phone (via canvassing)"} {
+		if strings.Count(audit, want) != 1 {
+			t.Errorf("the audit log shows %q %d times, want once", want, strings.Count(audit, want))
+		}
+	}
 }
 
 // TestSMSSecretAdmin: a tenant admin sets Twilio's auth token on the Webhook credentials page;
@@ -318,7 +337,7 @@ func TestSMSSecretAdmin(t *testing.T) {
 // smsSecretSection is the part of the Webhook credentials page about one SMS provider's secret.
 func smsSecretSection(t *testing.T, page, provider string) string {
 	t.Helper()
-	start := strings.Index(page, `data-testid="sms-secret" data-provider="`+provider+`"`)
+	start := strings.Index(page, `data-testid="sms-secret" data-sms-provider="`+provider+`"`)
 	if start < 0 {
 		t.Fatalf("no SMS secret section for %s", provider)
 	}
