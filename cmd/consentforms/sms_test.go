@@ -332,6 +332,21 @@ func TestSMSSecretAdmin(t *testing.T) {
 	}
 	assertTwiML(t, twilioPost(t, s, tenant, "admin-token-1", twilioForm(t, "twilio_stop.form")))
 	assertPhoneRevoked(t, s, key, "alice")
+
+	// Send test of each SMS provider: a STOP from a number nobody has, read and recorded.
+	for _, p := range []string{"twilio", "telnyx", "vonage"} {
+		a.get("/admin/webhooks")
+		if st, _, loc := a.post("/admin/webhooks/test/"+p, nil); st != 303 || loc != "/admin/webhooks" {
+			t.Fatalf("send test %s: %d %s", p, st, loc)
+		}
+		_, page := a.get("/admin/webhooks")
+		if !strings.Contains(page, "1 event(s) read, 0 unsubscribe(s) applied") {
+			t.Errorf("send test %s: no result shown", p)
+		}
+		if !strings.Contains(providerSection(t, page, p), "1 event(s), 0 unsubscribe(s) applied") {
+			t.Errorf("send test %s: not recorded as a delivery:\n%s", p, providerSection(t, page, p))
+		}
+	}
 }
 
 // smsSecretSection is the part of the Webhook credentials page about one SMS provider's secret.
