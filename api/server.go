@@ -62,6 +62,8 @@ type Deps struct {
 	Diagnostics WebhookRecorder
 	// SMSSecrets opens the tenants' SMS provider secrets (nil: only the bearer key works there).
 	SMSSecrets SMSSecrets
+	// OAuthKey signs the access tokens of SendGrid's OAuth option (nil: the option is off).
+	OAuthKey []byte
 	// PublicURL is the service's public base URL (CONSENTFORMS_PUBLIC_URL), over which
 	// Twilio signs its requests; "" = the request's own URL.
 	PublicURL string
@@ -191,6 +193,7 @@ func (a *Server) Mount(app *fiber.App) {
 		v1.Post("/"+p+"/unsubscribe", s.webhookAuth(p, "api:unsubscribe", "write"), s.unsubscribe(p))
 	}
 	// Mailchimp validates a webhook URL with an unauthenticated GET.
+	v1.Post(oauthTokenPath, s.sendgridToken)
 	// Vonage's SMS API delivers inbound messages by GET where the account says so.
 	v1.Get("/vonage/unsubscribe", s.webhookAuth("vonage", "api:unsubscribe", "write"), s.unsubscribe("vonage"))
 	v1.Get("/mailchimp/unsubscribe", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"success": true}) })

@@ -63,11 +63,15 @@ func (s *server) mailchimpAuth(obj, act string) fiber.Handler {
 	}
 }
 
-// sendgridAuth accepts the bearer key or SendGrid's signed event webhook, verified with the
-// public key of the tenant named in ?tenant=.
+// sendgridAuth accepts the bearer key, one of our OAuth access tokens (SendGrid's OAuth
+// option), or SendGrid's signed event webhook, verified with the public key of the tenant
+// named in ?tenant=.
 func (s *server) sendgridAuth(obj, act string) fiber.Handler {
 	key := s.key(obj, act)
 	return func(c *fiber.Ctx) error {
+		if raw := bearerJWT(c.Get(fiber.HeaderAuthorization)); raw != "" {
+			return s.sendgridBearer(c, raw, obj, act)
+		}
 		sig := c.Get(sendgridSignature)
 		if sig == "" || c.Get(fiber.HeaderAuthorization) != "" {
 			return key(c)

@@ -393,3 +393,57 @@ func TestSecretsKeyRotation(t *testing.T) {
 	assertTwiML(t, twilioPost(t, fresh, tenant, "plaintext-auth-token", twilioForm(t, "twilio_stop.form")))
 	assertPhoneRevoked(t, fresh, key, "alice")
 }
+
+// TestSendGridOAuth: SendGrid's OAuth client-credentials option. A tenant's SendGrid client
+// (token create --provider sendgrid) gets a short-lived bearer token at the token endpoint,
+// which SendGrid's deliveries then carry; the token is good on the SendGrid path alone, and no
+// longer once the client is revoked. Wrong secrets and grant types are refused.
+func TestSendGridOAuth(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	tenant := s.tenant()
+	key := s.key(tenant, "all")
+	subscriber(t, s, key, "dana", "dana@example.org", neighbour)
+	client := s.cli("token", "create", "--tenant", tenant, "--provider", "sendgrid", "--name", "SendGrid OAuth")
+	id, secret := client["id"].(string), client["token"].(string)
+	tokenPath := "/api/v1/sendgrid/oauth/token"
+	form := func(v url.Values) string { return v.Encode() }
+	for name, tc := range map[string]struct {
+		body   string
+		header []string
+		status int
+	}{
+		"wrong secret":     {form(url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret + "x"}}), nil, 401},
+		"other client id":  {form(url.Values{"grant_type": {"client_credentials"}, "client_id": {"nope"}, "client_secret": {secret}}), nil, 401},
+		"wrong grant type": {form(url.Values{"grant_type": {"password"}, "client_id": {id}, "client_secret": {secret}}), nil, 400},
+	} {
+		if r := call(t, s, "POST", tokenPath, "", tc.body, append([]string{formType}, tc.header...)...); r.Status != tc.status {
+			t.Errorf("%s: %d %s, want %d", name, r.Status, r.Body, tc.status)
+		}
+	}
+	basic := "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte(url.QueryEscape(id)+":"+url.QueryEscape(secret)))
+	r := call(t, s, "POST", tokenPath, "", "grant_type=client_credentials", formType, basic)
+	if r.Status != 200 || r.Header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("token: %d %s", r.Status, r.Body)
+	}
+	tok := r.JSON(t)
+	access, _ := tok["access_token"].(string)
+	if access == "" || tok["token_type"] != "Bearer" || tok["expires_in"] != float64(3600) {
+		t.Fatalf("token body %s", r.Body)
+	}
+	events := `[{"email":"dana@example.org","event":"unsubscribe","sg_event_id":"oauth-1"}]`
+	if r := call(t, s, "POST", unsubPath("brevo"), access, map[string]any{"email": "dana@example.org"}); r.Status != 401 {
+		t.Fatalf("the access token on the Brevo path: %d %s", r.Status, r.Body)
+	}
+	assertUntouched(t, s, key, "dana")
+	assertUnsubscribed(t, call(t, s, "POST", unsubPath("sendgrid"), access, events), 1)
+	assertRevoked(t, s, key, "dana")
+
+	s.cli("token", "revoke", "--tenant", tenant, "--id", id)
+	if r := call(t, s, "POST", unsubPath("sendgrid"), access, events); r.Status != 401 {
+		t.Fatalf("after revocation: %d %s", r.Status, r.Body)
+	}
+	if r := call(t, s, "POST", tokenPath, "", "grant_type=client_credentials", formType, basic); r.Status != 401 {
+		t.Fatalf("token after revocation: %d %s", r.Status, r.Body)
+	}
+}

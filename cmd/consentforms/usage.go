@@ -44,7 +44,7 @@ func commands() []command {
 		{"staff disable", "--email E", `disable an admin UI user and end their sessions; prints {"id","disabled":true}`, staffDisabled(true), nil},
 		{"staff enable", "--email E", `re-enable a disabled admin UI user; prints {"id","disabled":false}`, staffDisabled(false), nil},
 		{"staff set-password", "--email E --password P", `set a password to be changed at the next sign-in, ending the user's sessions; prints {"id","mustChangePassword":true}`, staffPassword, nil},
-		{"token create", "--tenant ID --provider mailchimp [--name N]", `issue a webhook URL token, shown once; prints {"id","token","name"}`, tokenCreate, nil},
+		{"token create", "--tenant ID --provider mailchimp|sendgrid [--name N]", `issue a webhook token (Mailchimp URL token, or SendGrid OAuth client: id = client id, token = client secret), shown once; prints {"id","token","name"}`, tokenCreate, nil},
 		{"token list", "--tenant ID", `list the tenant's webhook tokens with their names and last use; prints {"tokens":[…]}`, tokenList, nil},
 		{"token revoke", "--tenant ID --id TOKENID", `revoke a webhook token; prints {"id","revoked":true}`, tokenRevoke, nil},
 		{"webhook create", "--tenant ID --url https://… --events t1,t2|all", `register an outgoing webhook endpoint; prints {"id","url","events","secret"}, the secret shown once`, webhookCreate, nil},
