@@ -3,6 +3,7 @@ package mongo
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -32,16 +33,7 @@ type smsMessageDoc struct {
 }
 
 // smsID keys a tenant's document of a provider; ids hold no "/" (tenant ids, provider names).
-func smsID(parts ...string) string {
-	out := ""
-	for i, p := range parts {
-		if i > 0 {
-			out += "/"
-		}
-		out += p
-	}
-	return out
-}
+func smsID(parts ...string) string { return strings.Join(parts, "/") }
 
 // SetSecret stores or replaces the tenant's secret of a provider.
 func (r *SMS) SetSecret(ctx context.Context, s tenants.SMSSecret) error {

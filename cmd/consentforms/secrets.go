@@ -213,11 +213,7 @@ func rotateSessionKey(cfg Config, now time.Time) (map[string]any, error) {
 	if cfg.HMACKey != "" || cfg.SessionKey != "" {
 		return nil, errors.New("the keys come from the environment: set a new CONSENTFORMS_SESSION_KEY instead (every session ends)")
 	}
-	b, err := os.ReadFile(cfg.SecretsFile)
-	if err != nil {
-		return nil, fmt.Errorf("secrets file: %w", err)
-	}
-	s, err := parseSecrets(b, cfg.SecretsFile)
+	s, err := readSecretsFile(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -236,6 +232,15 @@ func rotateSessionKey(cfg Config, now time.Time) (map[string]any, error) {
 		return nil, err
 	}
 	return map[string]any{"sessionKeyId": s.SessionKeyID, "retired": old, "acceptedUntil": now.Add(admin.TokenLifetime).UTC()}, nil
+}
+
+// readSecretsFile reads the secrets file that a rotation is to change.
+func readSecretsFile(cfg Config) (secrets, error) {
+	b, err := os.ReadFile(cfg.SecretsFile)
+	if err != nil {
+		return secrets{}, fmt.Errorf("secrets file: %w", err)
+	}
+	return parseSecrets(b, cfg.SecretsFile)
 }
 
 // nextKeyID counts key ids up: "1", "2", ...; any other id gets a random one.

@@ -11,7 +11,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -102,11 +101,7 @@ func rotateSecretsKey(ctx context.Context, cfg Config) (map[string]any, error) {
 	if cfg.HMACKey != "" || cfg.SessionKey != "" {
 		return nil, errors.New("the keys come from the environment: the secrets key is derived from CONSENTFORMS_HMAC_KEY and cannot be rotated alone")
 	}
-	b, err := os.ReadFile(cfg.SecretsFile)
-	if err != nil {
-		return nil, fmt.Errorf("secrets file: %w", err)
-	}
-	s, err := parseSecrets(b, cfg.SecretsFile)
+	s, err := readSecretsFile(cfg)
 	if err != nil {
 		return nil, err
 	}
