@@ -447,3 +447,28 @@ func TestSendGridOAuth(t *testing.T) {
 		t.Fatalf("token after revocation: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestSMSTwilioForwarded: without CONSENTFORMS_PUBLIC_URL, Twilio's URL is rebuilt from
+// X-Forwarded-Proto and -Host only when a trusted proxy sent them.
+func TestSMSTwilioForwarded(t *testing.T) {
+	t.Parallel()
+	for _, trusted := range []bool{true, false} {
+		env := []string{}
+		if trusted {
+			env = append(env, "CONSENTFORMS_TRUSTED_PROXIES=127.0.0.1")
+		}
+		s := startServer(t, env...)
+		tenant, key, _ := smsSetup(t, s)
+		s.cli("tenant", "set-sms-secret", "--tenant", tenant, "--provider", "twilio", "--secret", "tok")
+		stop := twilioForm(t, "twilio_stop.form")
+		path := unsubPath("twilio") + "?tenant=" + url.QueryEscape(tenant)
+		r := call(t, s, "POST", path, "", stop.Encode(), formType, "X-Forwarded-Proto: https", "X-Forwarded-Host: forms.example.org",
+			"X-Twilio-Signature: "+unsubscribe.TwilioSignature("tok", "https://forms.example.org"+path, stop))
+		if trusted {
+			assertTwiML(t, r)
+			assertPhoneRevoked(t, s, key, "alice")
+		} else if r.Status != 401 {
+			t.Errorf("forwarded headers from an untrusted peer were believed: %d %s", r.Status, r.Body)
+		}
+	}
+}
