@@ -26,7 +26,7 @@ func (s *server) acceptSubmission(c *fiber.Ctx) error {
 // submissionView is the submission shape of docs/API.md §7.1.
 type submissionView struct {
 	SubmissionID string          `json:"submissionId"`
-	FormID       string          `json:"formId"`
+	FormID       orNull          `json:"formId"`
 	CreatedAt    time.Time       `json:"createdAt"`
 	Contact      tenants.Contact `json:"contact"`
 	Address      tenants.Address `json:"address"`
@@ -45,7 +45,7 @@ func (s *server) getSubmission(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v := submissionView{SubmissionID: rec.PublicID, FormID: rec.FormID, CreatedAt: rec.CreatedAt.UTC().Truncate(time.Second),
+	v := submissionView{SubmissionID: rec.PublicID, FormID: orNull(rec.FormID), CreatedAt: rec.CreatedAt.UTC().Truncate(time.Second),
 		Contact: rec.Contact, Address: rec.Address, Consents: viewConsents(ops.ViewConsents(rec.Consents, s.Now())), Payload: rec.Payload}
 	if v.Payload == nil {
 		v.Payload = map[string]any{}

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"encoding/json"
+	"strings"
 
 	"github.com/consentforms/consentforms/tenants"
 )
@@ -12,7 +13,8 @@ type Forms struct{ s *Store }
 
 var _ tenants.FormRepo = (*Forms)(nil)
 
-const formCols = `tenant_id, form_id, name, open, fields, created_at, updated_at, retention, retention_from`
+const formCols = `tenant_id, form_id, name, open, fields, created_at, updated_at, retention, retention_from,
+	language, double_opt_in, confirm_within`
 
 // Insert stores a new form; ErrConflict when the tenant has one with the same form id.
 func (r *Forms) Insert(ctx context.Context, f tenants.Form) error {
@@ -20,8 +22,9 @@ func (r *Forms) Insert(ctx context.Context, f tenants.Form) error {
 	if err != nil {
 		return err
 	}
-	_, err = r.s.w.ExecContext(ctx, `INSERT INTO forms (`+formCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		f.TenantID, f.FormID, f.Name, f.Open, string(fields), ms(f.CreatedAt), ms(f.UpdatedAt), f.Retention, f.RetentionFrom)
+	_, err = r.s.w.ExecContext(ctx, `INSERT INTO forms (`+formCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		f.TenantID, f.FormID, f.Name, f.Open, string(fields), ms(f.CreatedAt), ms(f.UpdatedAt), f.Retention, f.RetentionFrom,
+		f.Language, strings.Join(f.DoubleOptIn, ","), f.ConfirmWithin)
 	return translate("insert form", err)
 }
 
@@ -38,8 +41,9 @@ func (r *Forms) Save(ctx context.Context, f tenants.Form) error {
 		return err
 	}
 	return execOne(ctx, r.s.w, "save form", `UPDATE forms SET name = ?, open = ?, fields = ?, created_at = ?, updated_at = ?,
-		retention = ?, retention_from = ? WHERE tenant_id = ? AND form_id = ?`, f.Name, f.Open, string(fields), ms(f.CreatedAt), ms(f.UpdatedAt),
-		f.Retention, f.RetentionFrom, f.TenantID, f.FormID)
+		retention = ?, retention_from = ?, language = ?, double_opt_in = ?, confirm_within = ? WHERE tenant_id = ? AND form_id = ?`,
+		f.Name, f.Open, string(fields), ms(f.CreatedAt), ms(f.UpdatedAt), f.Retention, f.RetentionFrom,
+		f.Language, strings.Join(f.DoubleOptIn, ","), f.ConfirmWithin, f.TenantID, f.FormID)
 }
 
 // List returns the tenant's forms by form id.
@@ -49,10 +53,14 @@ func (r *Forms) List(ctx context.Context, tenantID string) ([]tenants.Form, erro
 
 func scanForm(row scanner) (tenants.Form, error) {
 	var f tenants.Form
-	var fields string
+	var fields, doubleOptIn string
 	var created, updated int64
-	if err := row.Scan(&f.TenantID, &f.FormID, &f.Name, &f.Open, &fields, &created, &updated, &f.Retention, &f.RetentionFrom); err != nil {
+	if err := row.Scan(&f.TenantID, &f.FormID, &f.Name, &f.Open, &fields, &created, &updated, &f.Retention, &f.RetentionFrom,
+		&f.Language, &doubleOptIn, &f.ConfirmWithin); err != nil {
 		return f, err
+	}
+	if doubleOptIn != "" {
+		f.DoubleOptIn = strings.Split(doubleOptIn, ",")
 	}
 	f.ID = tenants.FormKey(f.TenantID, f.FormID)
 	f.CreatedAt, f.UpdatedAt = fromMS(created), fromMS(updated)

@@ -35,6 +35,34 @@ type Form struct {
 	// deadline interval ("2y", "P2Y"); "" keeps them. RetentionFrom is what it counts from.
 	Retention     string `bson:"retention,omitempty" json:"retention,omitempty"`
 	RetentionFrom string `bson:"retentionFrom,omitempty" json:"retentionFrom,omitempty"`
+	// Language is the language the form speaks to the person (an ISO 639-1 code such as "de"):
+	// its hosted page and its confirmation and withdrawal pages use it; "" is English.
+	Language string `bson:"language,omitempty" json:"language,omitempty"`
+	// DoubleOptIn lists the general-contact channels (ChannelEmail, ChannelPhone) whose consent
+	// a submission stores as pending until the person confirms it.
+	DoubleOptIn []string `bson:"doubleOptIn,omitempty" json:"doubleOptIn,omitempty"`
+	// ConfirmWithin is how long a confirmation link stays valid, as an interval ("7d", "P7D");
+	// "" is seven days (consent.ConfirmWithin reads it).
+	ConfirmWithin string `bson:"confirmWithin,omitempty" json:"confirmWithin,omitempty"`
+}
+
+// The general-contact channels a form can ask double opt-in for.
+const (
+	ChannelEmail = "email"
+	ChannelPhone = "phone"
+)
+
+// Channels lists the general-contact channels in the order forms show them.
+var Channels = []string{ChannelEmail, ChannelPhone}
+
+// RequiresConfirmation reports whether the form asks double opt-in for channel.
+func (f Form) RequiresConfirmation(channel string) bool {
+	for _, c := range f.DoubleOptIn {
+		if c == channel {
+			return true
+		}
+	}
+	return false
 }
 
 // FormKey is the storage key of a form.

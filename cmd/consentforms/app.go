@@ -7,6 +7,7 @@ import (
 
 	"github.com/consentforms/consentforms/admin"
 	"github.com/consentforms/consentforms/api"
+	"github.com/consentforms/consentforms/pages"
 	"github.com/consentforms/consentforms/policies"
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/cache"
@@ -33,7 +34,7 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 		OAuthKey:    derive(keys.HMAC, "consentforms sendgrid oauth access tokens"),
 		ReadTimeout: lim.ReadTimeout, BodyBytesInFlight: lim.BodyBytesInFlight, Concurrency: lim.MaxConns,
 		TenantRateFactor: lim.TenantRateFactor})
-	app := newApp(a, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
+	app := newApp(a, pages.Deps{TrustedProxies: proxies, Logger: log, Now: time.Now}, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
 		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions,
 		Chains: store.AuditChains, Outbox: store.Outbox, Bulk: store.Bulk, SMS: store.SMS}, Ops: svc, SecretsKeys: ring.SecretsKeys, Diagnostics: svc.WebhookDiag, WebhookPolicy: hooks,
 		Enforcer: enf, Logger: log, SessionKeys: ring.SessionKeys, TrustedProxies: proxies, PurgeKey: apiKeys.Purge, PurgeForm: forms.Purge, PurgeTenant: tens.Purge, Now: time.Now,
@@ -43,13 +44,15 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 
 // newApp builds the one Fiber app: the API's configuration and error handler, the middleware
 // every route shares (recovery, request id and log line, encoded-body refusal, HSTS, body
-// limit), the health checks and the API under /api/v1, then the admin UI under /admin.
-func newApp(a *api.Server, ad admin.Deps) *fiber.App {
+// limit), the health checks and the API under /api/v1, the person's pages (/c/, /w/, /f/), then the
+// admin UI under /admin.
+func newApp(a *api.Server, pd pages.Deps, ad admin.Deps) *fiber.App {
 	app := fiber.New(a.Config())
 	for _, mw := range a.Middleware() {
 		app.Use(mw)
 	}
 	a.Mount(app)
+	pages.Mount(app, pd)
 	admin.Mount(app, ad)
 	return app
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"strings"
 	"time"
 
@@ -29,6 +31,9 @@ func flagErrors(err error) error {
 	parts := make([]string, len(vs))
 	for i, v := range vs {
 		parts[i] = "--" + flagOf(v.Field) + ": " + v.Message + " (" + v.Code + ")"
+		if v.Field == "scope" && v.Code == provision.CodeUnknown {
+			parts[i] += "; the scopes are " + strings.Join(tenants.AllScopes, ", ")
+		}
 	}
 	return errors.New(strings.Join(parts, "; "))
 }
@@ -88,6 +93,40 @@ func createForm(ctx context.Context, s tenants.Stores, tenantID, formID, name st
 		return nil, err
 	}
 	return retentionOut(map[string]any{"formId": f.FormID}, f.Retention, f.RetentionFrom), nil
+}
+
+// updateForm applies the form settings the command line set and prints the form's settings.
+func updateForm(ctx context.Context, s tenants.Stores, tenantID, formID string, fs *flag.FlagSet, doubleOptIn, lang, within *string) (any, error) {
+	in := provision.FormSettings{TenantID: tenantID, FormID: formID}
+	if flagSet(fs, "double-opt-in") {
+		channels := strings.Split(*doubleOptIn, ",")
+		in.DoubleOptIn = &channels
+	}
+	if flagSet(fs, "language") {
+		in.Language = lang
+	}
+	if flagSet(fs, "confirm-within") {
+		in.ConfirmWithin = within
+	}
+	if in.DoubleOptIn == nil && in.Language == nil && in.ConfirmWithin == nil {
+		return nil, errors.New("give --double-opt-in, --language and/or --confirm-within")
+	}
+	f, err := provisioner(s).UpdateFormSettings(ctx, cliActor, in)
+	if errors.Is(err, tenants.ErrNotFound) {
+		return nil, fmt.Errorf("tenant %q has no form %q", tenantID, formID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"formId": f.FormID, "language": f.Language, "doubleOptIn": nonNil(f.DoubleOptIn),
+		"confirmWithin": f.ConfirmWithin}, nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 func createStaff(ctx context.Context, s tenants.Stores, email, password, role, tenantID string) (any, error) {

@@ -37,6 +37,7 @@ func commands() []command {
 		{"key create", "--tenant ID --scopes s1,s2|all [--name N] [--expires RFC3339]", `issue an API key, shown once; prints {"id","key","scopes"}`, keyCreate, nil},
 		{"key revoke", "--tenant ID --id KEYID", `revoke an API key; prints {"id","revoked":true}`, keyRevoke, nil},
 		{"form create", "--tenant ID --form-id FID [--name N] [--closed] [--retention 2y [--retention-from created|consents-lapsed]]", `create a form; prints {"formId"} (+ its retention)`, formCreate, nil},
+		{"form update", "--tenant ID --form-id FID [--double-opt-in email,phone|none] [--language de|\"\"] [--confirm-within 7d]", `change a form's double opt-in channels, language and confirmation period; prints {"formId","language","doubleOptIn","confirmWithin"}`, formUpdate, nil},
 		{"retention run", "", `anonymise the records whose retention has run out, now; prints {"anonymised":{per kind}}`, retentionRun, nil},
 		{"audit verify", "[--tenant ID]", `walk the audit log's hash chains; prints {"tenants","entries","ok"}, or the first broken entry and exits 1`, auditVerifyCommand, nil},
 		{"audit acknowledge", "--tenant ID --entry ENTRY --reason R", `accept the reported break of a tenant's chain (audited, with the reason); prints the new verification {"tenants","entries","ok"}`, auditAcknowledgeCommand, nil},
@@ -90,14 +91,52 @@ func commandUsage(name string, fs *flag.FlagSet) string {
 	}
 	if fs != nil {
 		var flags strings.Builder
-		fs.SetOutput(&flags)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
+		fs.VisitAll(func(f *flag.Flag) {
+			value, help := flag.UnquoteUsage(f)
+			fmt.Fprintf(&flags, "  --%s", f.Name)
+			if value != "" {
+				fmt.Fprintf(&flags, " %s", value)
+			}
+			fmt.Fprintf(&flags, "\n    \t%s", strings.ReplaceAll(help, "\n", "\n    \t"))
+			if f.DefValue != "" && f.DefValue != "false" {
+				fmt.Fprintf(&flags, " (default %q)", f.DefValue)
+			}
+			flags.WriteString("\n")
+		})
 		if flags.Len() > 0 {
 			b.WriteString("\nFlags:\n" + flags.String())
 		}
 	}
 	return b.String()
+}
+
+// requiredFlags are the flags a command's usage line names outside brackets and parentheses
+// ("--tenant ID --scopes S [--name N]": tenant and scopes), so that what help shows as
+// required is what the command requires.
+func requiredFlags(args string) []string {
+	var out []string
+	depth := 0
+	for _, word := range strings.Fields(args) {
+		if depth == 0 && strings.HasPrefix(word, "--") {
+			out = append(out, strings.TrimPrefix(word, "--"))
+		}
+		depth += strings.Count(word, "[") + strings.Count(word, "(") - strings.Count(word, "]") - strings.Count(word, ")")
+	}
+	return out
+}
+
+// missingFlags is the usage error of a command line lacking flags the command requires.
+func missingFlags(c command, fs *flag.FlagSet) error {
+	var missing []string
+	for _, name := range requiredFlags(c.args) {
+		if fs.Lookup(name) != nil && !flagSet(fs, name) {
+			missing = append(missing, "--"+name)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return &usageError{err: fmt.Errorf("%s: missing %s", c.name, strings.Join(missing, ", ")), usage: commandUsage(c.name, fs)}
 }
 
 // usageError is a command line the program cannot read: main prints it with the usage on

@@ -211,3 +211,22 @@ func ratToInterval(r *big.Rat) (Interval, error) {
 	}
 	return Interval{sec: sec.Int64(), nsec: nsec.Int64()}, nil
 }
+
+// IsZero reports whether iv is no time at all.
+func (iv Interval) IsZero() bool { return iv.sec == 0 && iv.nsec == 0 }
+
+// defaultConfirmWithin is how long a confirmation link stays valid when the form sets nothing.
+const defaultConfirmWithin = 7 * day
+
+// ConfirmWithin returns how long a form's confirmation links stay valid, given its setting
+// ("7d", "P14D"; "" or an unreadable setting is seven days), at most a hundred years.
+func ConfirmWithin(setting string) time.Duration {
+	iv, err := ParseInterval(setting)
+	if setting == "" || err != nil || iv.IsZero() {
+		return defaultConfirmWithin
+	}
+	if iv.sec >= int64(100*year/time.Second) {
+		return 100 * year
+	}
+	return time.Duration(iv.sec)*time.Second + time.Duration(iv.nsec)
+}

@@ -1,0 +1,46 @@
+// Package pages serves the pages the person themself opens, without credentials: the
+// confirmation of a double opt-in (/c/), the withdrawal of consent (/w/) and the hosted web
+// form (/f/). They share one guard (guard.go): rate-limited per client address, no cookies,
+// nothing loaded from another origin, no JavaScript needed. Their words come from the message
+// catalogue in web (web.Msg), in the form's language.
+package pages
+
+import (
+	"log/slog"
+	"net/netip"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// Deps is what the pages need.
+type Deps struct {
+	TrustedProxies []netip.Prefix
+	Logger         *slog.Logger
+	Now            func() time.Time
+	// PerMinute is how many requests one client address may make to the pages per minute;
+	// 0 is DefaultPerMinute.
+	PerMinute int
+}
+
+// DefaultPerMinute is the per-address request limit of the pages when none is configured.
+const DefaultPerMinute = 60
+
+type handler struct {
+	Deps
+	limit *addrLimiter
+}
+
+// Mount registers the person's pages behind their guard.
+func Mount(app *fiber.App, d Deps) {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.PerMinute <= 0 {
+		d.PerMinute = DefaultPerMinute
+	}
+	h := &handler{Deps: d, limit: newAddrLimiter(d.PerMinute, d.Now)}
+	_ = h
+	// Each page registers its routes here, behind h.guard: app.Get("/c/:token", h.guard, ...).
+	_ = app
+}

@@ -1,0 +1,95 @@
+package provision
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/consent"
+	"golang.org/x/text/language"
+)
+
+// FormSettings changes what a form says to the person and how it asks them to confirm; a nil
+// field keeps the form's current setting.
+type FormSettings struct {
+	TenantID string
+	FormID   string
+	// Language: an ISO 639-1 code ("de"), any case; "" is English.
+	Language *string
+	// DoubleOptIn: the general-contact channels that ask confirmation; empty for none.
+	DoubleOptIn *[]string
+	// ConfirmWithin: how long a confirmation link stays valid ("7d", "P7D"); "" is seven days.
+	ConfirmWithin *string
+}
+
+// CheckFormSettings validates the settings given and returns them normalised (language lower
+// case, channels in their usual order without repeats).
+func CheckFormSettings(in FormSettings) (FormSettings, tenants.Violations) {
+	var c checks
+	out := in
+	if in.Language != nil {
+		lang := strings.ToLower(strings.TrimSpace(*in.Language))
+		if lang != "" {
+			if b, err := language.ParseBase(lang); err != nil || len(lang) != 2 || b.String() != lang {
+				c.add("language", CodeInvalid, "Give a two-letter ISO 639-1 language code, such as de, or nothing.")
+			}
+		}
+		out.Language = &lang
+	}
+	if in.DoubleOptIn != nil {
+		var channels []string
+		for _, ch := range *in.DoubleOptIn {
+			ch = strings.ToLower(strings.TrimSpace(ch))
+			if ch == "" || ch == "none" {
+				continue
+			}
+			if !slices.Contains(tenants.Channels, ch) {
+				c.add("double_opt_in", CodeUnknown, "Choose email, phone, both, or none.")
+			}
+		}
+		for _, ch := range tenants.Channels {
+			if slices.ContainsFunc(*in.DoubleOptIn, func(s string) bool { return strings.EqualFold(strings.TrimSpace(s), ch) }) {
+				channels = append(channels, ch)
+			}
+		}
+		out.DoubleOptIn = &channels
+	}
+	if in.ConfirmWithin != nil {
+		within := strings.TrimSpace(*in.ConfirmWithin)
+		if within != "" {
+			if iv, err := consent.ParseInterval(within); err != nil || iv.IsZero() {
+				c.add("confirm_within", CodeInvalid, "Give an interval such as 7d or P14D, or nothing for seven days.")
+			}
+		}
+		out.ConfirmWithin = &within
+	}
+	return out, c.vs
+}
+
+// UpdateFormSettings applies the settings given to the tenant's form and returns the form as
+// changed; tenants.ErrNotFound when the tenant has no such form.
+func (s *Service) UpdateFormSettings(ctx context.Context, a Actor, in FormSettings) (tenants.Form, error) {
+	in, vs := CheckFormSettings(in)
+	if len(vs) > 0 {
+		return tenants.Form{}, vs
+	}
+	f, err := s.Forms.Get(ctx, in.TenantID, in.FormID)
+	if err != nil {
+		return tenants.Form{}, err
+	}
+	if in.Language != nil {
+		f.Language = *in.Language
+	}
+	if in.DoubleOptIn != nil {
+		f.DoubleOptIn = *in.DoubleOptIn
+	}
+	if in.ConfirmWithin != nil {
+		f.ConfirmWithin = *in.ConfirmWithin
+	}
+	f.UpdatedAt = s.now()
+	if err := s.Forms.Save(ctx, f); err != nil {
+		return tenants.Form{}, err
+	}
+	return f, s.audit(ctx, a, in.TenantID, tenants.ActionFormChanged, "settings", f.FormID)
+}
