@@ -12,6 +12,7 @@ import (
 	"github.com/consentforms/consentforms/policies"
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/ops"
+	"github.com/consentforms/consentforms/tenants/sealed"
 	"github.com/consentforms/consentforms/tenants/webhook"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
@@ -44,6 +45,8 @@ type Deps struct {
 	PasswordChecks int
 	// WebhookPolicy decides which outgoing webhook URLs may be registered.
 	WebhookPolicy webhook.Policy
+	// SecretsKeys seal the SMS provider secrets staff set (nil: they cannot be set here).
+	SecretsKeys func() *sealed.Keys
 	// ExportJSON is the JSON shape of a person's access export, the API's own (api.ExportView):
 	// the download is the answer of POST /api/v1/gdpr/export.
 	ExportJSON func(ops.PersonExport) any

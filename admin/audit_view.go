@@ -120,10 +120,16 @@ func auditDetail(e tenants.AuditEntry) string {
 		return strings.Join(phrases, ", ")
 	case tenants.ActionConsentRevoked:
 		what, via, _ := strings.Cut(e.Detail, " via ")
-		if what != "generalContact" {
+		var out string
+		switch what {
+		case "generalContact":
+			out = web.ConsentPhrase(string(tenants.ConsentGeneralContactEmail)) + " and by phone"
+		case string(tenants.ConsentGeneralContactPhone), string(tenants.ConsentGeneralContactEmail):
+			// One channel: an SMS opt-out, a phone bank's "do not call".
+			out = web.ConsentPhrase(what)
+		default:
 			return ""
 		}
-		out := web.ConsentPhrase(string(tenants.ConsentGeneralContactEmail)) + " and by phone"
 		if via != "" {
 			out += " (via " + via + ")"
 		}

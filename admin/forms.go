@@ -80,15 +80,22 @@ func (h *handler) formSave(c *fiber.Ctx, s *session) error {
 func (h *handler) providerWebhooks(c *fiber.Ctx, s *session) []web.ProviderWebhook {
 	hooks := web.ProviderWebhooks(baseURL(c))
 	for i := range hooks {
-		if hooks[i].Provider == "sendgrid" {
-			hooks[i].URL = sendGridURL(c, s.TenantID)
+		switch p := hooks[i].Provider; p {
+		case "sendgrid", "twilio", "telnyx", "vonage":
+			hooks[i].URL = tenantWebhookURL(c, p, s.TenantID)
 		}
 	}
 	return hooks
 }
 
 func sendGridURL(c *fiber.Ctx, tenantID string) string {
-	return baseURL(c) + "/api/v1/sendgrid/unsubscribe?tenant=" + url.QueryEscape(tenantID)
+	return tenantWebhookURL(c, "sendgrid", tenantID)
+}
+
+// tenantWebhookURL is the unsubscribe URL of a provider that signs its deliveries: it names
+// the tenant whose secret verifies them.
+func tenantWebhookURL(c *fiber.Ctx, provider, tenantID string) string {
+	return baseURL(c) + "/api/v1/" + provider + "/unsubscribe?tenant=" + url.QueryEscape(tenantID)
 }
 
 // readFormInput decodes the posted definition; blank custom field rows are dropped, so row

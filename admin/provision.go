@@ -14,7 +14,7 @@ import (
 func (h *handler) provision() *provision.Service {
 	return &provision.Service{Tenants: h.Store.Tenants, APIKeys: h.Store.APIKeys, Forms: h.Store.Forms, Texts: h.Store.Texts, Staff: h.Store.Staff,
 		Sessions: h.Store.Sessions, Tokens: h.Store.Tokens, Endpoints: h.Store.Outbox, WebhookPolicy: h.WebhookPolicy,
-		Audit: h.Store.Audit, Now: h.Now}
+		Audit: h.Store.Audit, Now: h.Now, SMS: h.Store.SMS, SecretsKeys: h.SecretsKeys}
 }
 
 // by is the signed-in user as the audit log names them, with the request they sent.

@@ -70,6 +70,7 @@ func (h *handler) routes() []route {
 		{post, web.PathMailchimpTokens + "/:id/revoke", tenantData(permWebhooksWrite), signedIn, h.tokenRevoke},
 		{post, web.PathSendGridKey, tenantData(permWebhooksWrite), signedIn, h.sendGridKeySave},
 		{post, web.PathSendGridKeyClear, tenantData(permWebhooksWrite), signedIn, h.sendGridKeyClear},
+		{post, web.PathSMSSecrets + "/:provider", tenantData(permWebhooksWrite), signedIn, h.smsSecretSave},
 		{post, web.PathWebhookTests + "/:provider", tenantData(permWebhooksWrite), signedIn, h.webhookTest},
 
 		{get, web.PathEndpoints, tenantData(permEndpointsRead), signedIn, h.endpoints},

@@ -21,4 +21,6 @@ type Store struct {
 	Bulk   tenants.BulkRepo
 	// Texts keeps the forms' consent text versions.
 	Texts tenants.TextRepo
+	// SMS keeps the SMS provider secrets, sealed (the webhook credentials page).
+	SMS tenants.SMSRepo
 }

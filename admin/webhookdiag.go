@@ -56,16 +56,25 @@ func (h *handler) webhookTest(c *fiber.Ctx, s *session) error {
 		return h.redirect(c, web.PathWebhooks, web.Flash{Kind: web.FlashError, Text: fmt.Sprintf("Send test (%s): the sample was refused as a malformed body.", providerLabel(provider))})
 	}
 	ids := make([]ops.Identity, len(res.Events))
+	msgs := make([]ops.SMSOptOut, len(res.Events))
 	for i, ev := range res.Events {
 		ids[i] = ops.EventIdentity(ev, "")
+		msgs[i] = ops.SMSOptOut{Phone: ids[i].Phone} // no message id: a test is not remembered
 	}
-	revoked, err := h.Ops.UnsubscribeAll(c.UserContext(), s.TenantID, "staff:"+s.Staff.ID, provider, requestID(c), ids)
+	actor, sample := "staff:"+s.Staff.ID, "address "+unsubscribe.SampleAddress
+	var revoked int
+	if res.PhoneOnly {
+		sample = "number " + unsubscribe.SamplePhone
+		revoked, err = h.Ops.OptOutMessages(c.UserContext(), s.TenantID, actor, provider, requestID(c), msgs)
+	} else {
+		revoked, err = h.Ops.UnsubscribeAll(c.UserContext(), s.TenantID, actor, provider, requestID(c), ids)
+	}
 	if err != nil {
 		return err
 	}
 	h.Diagnostics.Delivered(s.TenantID, provider, len(res.Events)+res.Ignored, revoked)
-	return h.redirect(c, web.PathWebhooks, success(fmt.Sprintf("Send test (%s): delivered — %d event(s) read, %d unsubscribe(s) applied (the sample address %s matches no one).",
-		providerLabel(provider), len(res.Events)+res.Ignored, revoked, unsubscribe.SampleAddress)))
+	return h.redirect(c, web.PathWebhooks, success(fmt.Sprintf("Send test (%s): delivered — %d event(s) read, %d unsubscribe(s) applied (the sample %s matches no one).",
+		providerLabel(provider), len(res.Events)+res.Ignored, revoked, sample)))
 }
 
 // providerLabel is a provider's name as staff read it ("SendGrid").

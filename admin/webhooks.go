@@ -4,7 +4,9 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/provision"
+	"github.com/consentforms/consentforms/tenants/unsubscribe"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
 )
@@ -12,6 +14,20 @@ import (
 func (h *handler) webhooks(c *fiber.Ctx, s *session) error {
 	return h.renderWebhooks(c, s, fiber.StatusOK, "", nil, "")
 }
+
+// renderWebhooksSMS shows the page again with the refusal of an SMS provider's secret.
+func (h *handler) renderWebhooksSMS(c *fiber.Ctx, s *session, provider string, errs web.FieldErrors) error {
+	c.Locals(smsRefusalKey, smsRefusal{provider, errs})
+	return h.renderWebhooks(c, s, fiber.StatusUnprocessableEntity, "", nil, "")
+}
+
+// smsRefusal is a refused SMS secret, shown again beside its provider.
+type smsRefusal struct {
+	provider string
+	errs     web.FieldErrors
+}
+
+const smsRefusalKey = "smsSecretRefusal"
 
 // renderWebhooks shows the credentials; pasted, when set, is a rejected SendGrid key shown again.
 func (h *handler) renderWebhooks(c *fiber.Ctx, s *session, status int, tokenName string, errs web.FieldErrors, pasted string) error {
@@ -31,6 +47,10 @@ func (h *handler) renderWebhooks(c *fiber.Ctx, s *session, status int, tokenName
 		p.SendGridKey = pasted
 	}
 	if p.Deliveries, err = h.webhookDeliveries(c, s); err != nil {
+		return err
+	}
+	r, _ := c.Locals(smsRefusalKey).(smsRefusal)
+	if p.SMSSecrets, err = h.smsSecrets(c, s, r.provider, r.errs); err != nil {
 		return err
 	}
 	for _, tok := range list {
@@ -86,4 +106,54 @@ func (h *handler) sendGridKeyClear(c *fiber.Ctx, s *session) error {
 		return err
 	}
 	return h.redirect(c, web.PathWebhooks, success("SendGrid key cleared."))
+}
+
+// smsSecretLabels name each SMS provider and the secret it needs, as staff read them.
+var smsSecretLabels = map[string][2]string{
+	"twilio": {"Twilio", "Auth token"},
+	"telnyx": {"Telnyx", "Public key (base64)"},
+	"vonage": {"Vonage", "Signature secret"},
+}
+
+// smsSecrets says per SMS provider whether and when its secret was set; refused is the
+// provider whose posted secret was refused, with errs.
+func (h *handler) smsSecrets(c *fiber.Ctx, s *session, refused string, errs web.FieldErrors) ([]web.SMSSecretItem, error) {
+	var stored []tenants.SMSSecret
+	if h.Store.SMS != nil {
+		var err error
+		if stored, err = h.Store.SMS.Secrets(c.UserContext(), s.TenantID); err != nil {
+			return nil, err
+		}
+	}
+	var out []web.SMSSecretItem
+	for _, p := range unsubscribe.SMSProviders() {
+		item := web.SMSSecretItem{Provider: p, Label: smsSecretLabels[p][0], SecretName: smsSecretLabels[p][1]}
+		for _, st := range stored {
+			if st.Provider == p {
+				at := st.SetAt
+				item.SetAt = &at
+			}
+		}
+		if p == refused {
+			item.Error = errs.Get("secret")
+		}
+		out = append(out, item)
+	}
+	return out, nil
+}
+
+// smsSecretSave stores an SMS provider's webhook secret, sealed; the page shows only when.
+func (h *handler) smsSecretSave(c *fiber.Ctx, s *session) error {
+	provider := c.Params("provider")
+	if _, ok := smsSecretLabels[provider]; !ok || h.SecretsKeys == nil {
+		return fiber.ErrNotFound
+	}
+	err := h.provision().SetSMSSecret(c.UserContext(), by(c, s), s.TenantID, provider, c.FormValue("secret"))
+	if errs, ok := fieldErrors(err); ok {
+		return h.renderWebhooksSMS(c, s, provider, errs)
+	}
+	if err != nil {
+		return err
+	}
+	return h.redirect(c, web.PathWebhooks, success(smsSecretLabels[provider][0]+" secret saved. Set the inbound webhook URL to "+tenantWebhookURL(c, provider, s.TenantID)))
 }

@@ -25,6 +25,8 @@ type Operations interface {
 	Unsubscribe(ctx context.Context, tenantID, actor, via, requestID string, id ops.Identity) (int, error)
 	// UnsubscribeAll unsubscribes each person of a delivery once.
 	UnsubscribeAll(ctx context.Context, tenantID, actor, via, requestID string, ids []ops.Identity) (int, error)
+	// OptOutMessages applies inbound SMS opt-outs: general contact by phone, once per message id.
+	OptOutMessages(ctx context.Context, tenantID, actor, provider, requestID string, msgs []ops.SMSOptOut) (int, error)
 	// Consents reads a person's consents.
 	Consents(ctx context.Context, tenantID string, id ops.Identity) (ops.PersonConsents, error)
 	// Export and Expiring serve the access export and the re-permission list.

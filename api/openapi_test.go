@@ -146,6 +146,12 @@ var openAPIUnauthenticated = map[string]bool{
 	"GET /api/v1/mailchimp/unsubscribe": true,
 }
 
+// openAPIWithoutScopes are the operations authenticated by a credential that carries no
+// scopes (an OAuth client at its token endpoint): they answer 401, never 403.
+var openAPIWithoutScopes = map[string]bool{
+	"POST /api/v1/sendgrid/oauth/token": true,
+}
+
 func TestOpenAPIOperations(t *testing.T) {
 	doc := openAPIDoc(t)
 	for path, item := range openAPIDig(doc, "paths") {
@@ -189,7 +195,7 @@ func TestOpenAPIOperations(t *testing.T) {
 					t.Errorf("%s: authenticated operation declares empty security", name)
 				}
 				for _, status := range []string{"403", "429", "500", "503"} {
-					if _, ok := responses[status]; !ok {
+					if _, ok := responses[status]; !ok && (status != "403" || !openAPIWithoutScopes[name]) {
 						t.Errorf("%s: no %s response", name, status)
 					}
 				}

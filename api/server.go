@@ -60,6 +60,13 @@ type Deps struct {
 	ObserveRequest func(method, route string, status int, took time.Duration)
 	// Diagnostics, when set, hears of every unsubscribe webhook delivery (docs/API.md §8.4).
 	Diagnostics WebhookRecorder
+	// SMSSecrets opens the tenants' SMS provider secrets (nil: only the bearer key works there).
+	SMSSecrets SMSSecrets
+	// OAuthKey signs the access tokens of SendGrid's OAuth option (nil: the option is off).
+	OAuthKey []byte
+	// PublicURL is the service's public base URL (CONSENTFORMS_PUBLIC_URL), over which
+	// Twilio signs its requests; "" = the request's own URL.
+	PublicURL string
 }
 
 type server struct {
@@ -183,10 +190,13 @@ func (a *Server) Mount(app *fiber.App) {
 	// Each provider's path takes an API key allowed this object and action, or the credential
 	// that provider can present (docs/API.md §8.3); diagnoseRoutes records every delivery first.
 	s.diagnoseRoutes(v1)
-	for _, p := range unsubscribe.Providers() {
+	for _, p := range unsubscribe.AllProviders() {
 		v1.Post("/"+p+"/unsubscribe", s.webhookAuth(p, "api:unsubscribe", "write"), s.unsubscribe(p))
 	}
 	// Mailchimp validates a webhook URL with an unauthenticated GET.
+	v1.Post(oauthTokenPath, s.sendgridToken)
+	// Vonage's SMS API delivers inbound messages by GET where the account says so.
+	v1.Get("/vonage/unsubscribe", s.webhookAuth("vonage", "api:unsubscribe", "write"), s.unsubscribe("vonage"))
 	v1.Get("/mailchimp/unsubscribe", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"success": true}) })
 }
 

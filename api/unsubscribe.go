@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 
@@ -27,6 +26,8 @@ func (s *server) webhookAuth(provider, obj, act string) fiber.Handler {
 		return s.mailchimpAuth(obj, act)
 	case "sendgrid":
 		return s.sendgridAuth(obj, act)
+	case "twilio", "telnyx", "vonage":
+		return s.smsAuth(provider, obj, act)
 	}
 	return s.key(obj, act)
 }
@@ -62,11 +63,15 @@ func (s *server) mailchimpAuth(obj, act string) fiber.Handler {
 	}
 }
 
-// sendgridAuth accepts the bearer key or SendGrid's signed event webhook, verified with the
-// public key of the tenant named in ?tenant=.
+// sendgridAuth accepts the bearer key, one of our OAuth access tokens (SendGrid's OAuth
+// option), or SendGrid's signed event webhook, verified with the public key of the tenant
+// named in ?tenant=.
 func (s *server) sendgridAuth(obj, act string) fiber.Handler {
 	key := s.key(obj, act)
 	return func(c *fiber.Ctx) error {
+		if raw := bearerJWT(c.Get(fiber.HeaderAuthorization)); raw != "" {
+			return s.sendgridBearer(c, raw, obj, act)
+		}
 		sig := c.Get(sendgridSignature)
 		if sig == "" || c.Get(fiber.HeaderAuthorization) != "" {
 			return key(c)
@@ -111,12 +116,8 @@ func (s *server) admitTenant(c *fiber.Ctx, tenantID, actor, obj, act string) err
 // own events; events that are not unsubscribes change nothing and are answered 200.
 func (s *server) unsubscribe(provider string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		ct := c.Get(fiber.HeaderContentType)
-		// Clients that post JSON without saying so (curl -d sends a form type) are read as JSON.
-		if b := bytes.TrimSpace(c.Body()); len(b) > 0 && (b[0] == '{' || b[0] == '[') {
-			ct = fiber.MIMEApplicationJSON
-		}
-		res, err := unsubscribe.Parse(provider, ct, c.Body())
+		ct, body := webhookBody(c)
+		res, err := unsubscribe.Parse(provider, ct, body)
 		if err != nil {
 			c.Locals(refusalKey, refusal{authOf(c).tenant.ID, tenants.RefusedMalformedBody})
 		}
@@ -129,6 +130,9 @@ func (s *server) unsubscribe(provider string) fiber.Handler {
 		case err != nil:
 			return &Error{Status: fiber.StatusBadRequest, Kind: "ValidationError", Code: "invalid_body",
 				Message: "The body is neither {email, phone} JSON nor a " + provider + " unsubscribe webhook."}
+		}
+		if res.PhoneOnly {
+			return s.smsOptOut(c, provider, res)
 		}
 		a := authOf(c)
 		// Each event counts against the key's rate limit: the request took one token, the

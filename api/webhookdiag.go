@@ -37,9 +37,9 @@ func (s *server) diagnoseRoutes(v1 fiber.Router) {
 	if s.Diagnostics == nil {
 		return
 	}
-	for _, p := range unsubscribe.Providers() {
+	for _, p := range unsubscribe.AllProviders() {
 		v1.Use("/"+p+"/unsubscribe", func(c *fiber.Ctx) error {
-			if c.Method() != fiber.MethodPost {
+			if c.Method() != fiber.MethodPost && (p != "vonage" || c.Method() != fiber.MethodGet) {
 				return c.Next()
 			}
 			err := c.Next()

@@ -35,6 +35,9 @@ const (
 	colBulk        = "bulkerasures"
 	// The leases of the once-per-cluster jobs (leases.go).
 	colLeases = "leases"
+	// The SMS provider secrets (sealed) and the inbound SMS message ids applied (sms.go).
+	colSMSSecrets  = "smssecrets"
+	colSMSMessages = "smsmessages"
 )
 
 // recordCollections maps each record kind to its collection.
@@ -84,6 +87,8 @@ func schema() map[string][]index {
 		colMeta:               nil, // one document per fact, read by _id
 		colLeases:             {{name: "name_term", keys: bson.D{asc("name"), desc("term")}}},
 		colWebhookDiag:        {{name: "tenant_provider", keys: bson.D{asc("tenantId"), asc("provider")}}},
+		colSMSSecrets:         {{name: "tenant_provider", keys: bson.D{asc("tenantId"), asc("provider")}}},
+		colSMSMessages:        nil, // read by _id (tenant, provider, message id)
 		colWebhookDays:        {{name: "tenant_provider_day", keys: bson.D{asc("tenantId"), asc("provider"), desc("day")}}},
 		colSessions:           {{name: "staff", keys: bson.D{asc("staffId")}}, {name: "expires", keys: bson.D{asc("expiresAt")}}},
 		colClaims:             {{name: "tenant_record_gen", keys: bson.D{asc("tenantId"), asc("recordId"), desc("gen")}}},

@@ -59,13 +59,15 @@ type Store struct {
 	AuditChains *AuditChains
 	// WebhookDiag keeps the inbound webhook diagnostics.
 	WebhookDiag *WebhookDiag
-	Records     *Records
-	Sessions    *Sessions
-	Outbox      *Outbox
-	Bulk        *Bulk
-	Writer      *Writer
-	Transfer    *Transfer
-	Leases      *Leases
+	// SMS keeps the SMS provider secrets and the inbound messages applied.
+	SMS      *SMS
+	Records  *Records
+	Sessions *Sessions
+	Outbox   *Outbox
+	Bulk     *Bulk
+	Writer   *Writer
+	Transfer *Transfer
+	Leases   *Leases
 }
 
 // Open connects, checks that the server answers, creates the collections and indexes that
@@ -106,6 +108,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Audit = &Audit{c: s.db.Collection(colAudit), seq: &s.seq}
 	s.Audit.chains = &chains{links: s.db.Collection(colAuditLinks), audit: s.Audit, mine: map[string]tenants.ChainHead{}}
 	s.WebhookDiag = &WebhookDiag{diag: s.db.Collection(colWebhookDiag), days: s.db.Collection(colWebhookDays)}
+	s.SMS = &SMS{secrets: s.db.Collection(colSMSSecrets), messages: s.db.Collection(colSMSMessages)}
 	s.AuditChains = &AuditChains{chains: s.Audit.chains, verifications: s.db.Collection(colAuditVerifications)}
 	s.Records = newRecords(s.db)
 	s.claims = &claims{c: s.db.Collection(colClaims)}
@@ -126,7 +129,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
 	return tenants.Stores{Outbox: s.Outbox, Bulk: s.Bulk, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Texts: s.Texts, Staff: s.Staff, Tokens: s.Tokens,
-		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Records, Writer: s.Writer, Transfer: s.Transfer, Leases: s.Leases, Ping: s.Ping, Close: s.Close}
+		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, SMS: s.SMS, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Records, Writer: s.Writer, Transfer: s.Transfer, Leases: s.Leases, Ping: s.Ping, Close: s.Close}
 }
 
 // Ping checks that the primary answers; an error wraps tenants.ErrUnavailable unless ctx

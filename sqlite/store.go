@@ -58,12 +58,14 @@ type Store struct {
 	AuditChains *AuditChains
 	// WebhookDiag keeps the inbound webhook diagnostics.
 	WebhookDiag *WebhookDiag
-	Records     *Records
-	Sessions    *Sessions
-	Outbox      *Outbox
-	Bulk        *Bulk
-	Writer      *Writer
-	Transfer    *Transfer
+	// SMS keeps the SMS provider secrets and the inbound messages applied.
+	SMS      *SMS
+	Records  *Records
+	Sessions *Sessions
+	Outbox   *Outbox
+	Bulk     *Bulk
+	Writer   *Writer
+	Transfer *Transfer
 }
 
 // pragmas apply to every connection. busy_timeout lets a second process (the CLI) wait for
@@ -129,6 +131,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Audit = &Audit{s: s}
 	s.AuditChains = &AuditChains{s: s}
 	s.WebhookDiag = &WebhookDiag{s: s}
+	s.SMS = &SMS{s: s}
 	s.Records = &Records{s: s}
 	s.Sessions = &Sessions{s: s}
 	s.Outbox = &Outbox{s: s}
@@ -206,7 +209,7 @@ func (s *Store) quickCheck(ctx context.Context) error {
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
 	return tenants.Stores{Outbox: s.Outbox, Bulk: s.Bulk, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Texts: s.Texts, Staff: s.Staff, Tokens: s.Tokens,
-		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Writer, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
+		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, SMS: s.SMS, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Writer, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
 }
 
 // Ping checks that the database answers. After a write failed for want of disk it reports the

@@ -81,9 +81,18 @@ func (c *Consents) ExpireDue(now time.Time) []string {
 // are granted or expired, leaving primary purpose as it is, and reports whether anything
 // changed: a repeat changes nothing.
 func (c *Consents) RevokeGeneralContact(at time.Time, via string) bool {
+	return c.RevokeChannels(at, via, true, true)
+}
+
+// RevokeChannels revokes the general-contact consent of each channel named (an SMS "STOP"
+// names the phone alone) where it is granted or expired, and reports whether anything changed.
+func (c *Consents) RevokeChannels(at time.Time, via string, email, phone bool) bool {
 	changed := false
-	for _, con := range []*Consent{&c.GeneralContactEmail, &c.GeneralContactPhone} {
-		if con.Status == StatusGranted || con.Status == StatusExpired {
+	for _, ch := range []struct {
+		con  *Consent
+		want bool
+	}{{&c.GeneralContactEmail, email}, {&c.GeneralContactPhone, phone}} {
+		if con := ch.con; ch.want && (con.Status == StatusGranted || con.Status == StatusExpired) {
 			con.Status = StatusRevoked
 			con.RevokedAt = &at
 			con.RevokedBy = via

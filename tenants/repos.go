@@ -137,6 +137,8 @@ type Stores struct {
 	Outbox OutboxRepo
 	// Bulk holds four-eyes bulk erasure requests (docs/API.md §5.6).
 	Bulk BulkRepo
+	// SMS keeps the SMS provider secrets (sealed) and the inbound messages applied.
+	SMS SMSRepo
 	// MatchKeys re-derives people's lookups (consentforms rehash).
 	MatchKeys MatchKeyRepo
 	Writer    Writer

@@ -13,6 +13,8 @@ const (
 	RefusedUnknownToken   = "unknown_token"
 	RefusedWrongScope     = "wrong_scope"
 	RefusedMalformedBody  = "malformed_body"
+	// RefusedNoSecret: an SMS provider's signed delivery for a tenant that set no secret.
+	RefusedNoSecret = "no_secret"
 )
 
 // WebhookDiagDays is how many days of delivery counts are kept.

@@ -93,5 +93,11 @@ func ProviderWebhooks(baseURL string) []ProviderWebhook {
 			Hint: "Event notification for “Unsub”; put an API key in the URL as the password: https://api:<API key>@host/api/v1/mailjet/unsubscribe."},
 		{Provider: "postmark", Label: "Postmark", URL: base + "postmark/unsubscribe",
 			Hint: "Webhook for “Subscription change” with Basic auth: any user name, an API key with unsubscribe:write as password."},
+		{Provider: "twilio", Label: "Twilio (SMS)", URL: base + "twilio/unsubscribe",
+			Hint: "Messaging → your number or Messaging Service → “A message comes in”: this URL, HTTP POST. Set the auth token below; a STOP revokes general contact by phone."},
+		{Provider: "telnyx", Label: "Telnyx (SMS)", URL: base + "telnyx/unsubscribe",
+			Hint: "Messaging profile → Inbound webhook URL: this URL (API v2). Set the account's public key (Keys & Credentials → Public Key) below."},
+		{Provider: "vonage", Label: "Vonage (SMS)", URL: base + "vonage/unsubscribe",
+			Hint: "Settings → Inbound SMS webhooks (or the Messages application's inbound URL): this URL, POST-JSON or GET. Set the signature secret below and ask Vonage to sign webhooks."},
 	}
 }

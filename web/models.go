@@ -283,6 +283,15 @@ type WebhooksPage struct {
 	CanManage        bool
 	// Deliveries are the diagnostics of each provider's webhook, in ProviderWebhooks order.
 	Deliveries []WebhookDiagItem
+	// SMSSecrets say, per SMS provider, whether and when its secret was set (never the secret).
+	SMSSecrets []SMSSecretItem
+}
+
+// SMSSecretItem is one SMS provider's secret as the page shows it: set or not, and when.
+type SMSSecretItem struct {
+	Provider, Label, SecretName string
+	SetAt                       *time.Time
+	Error                       string // the refusal of the secret just posted
 }
 
 // WebhookTokenIssuedPage shows a newly issued Mailchimp token and its full URL, once.

@@ -33,6 +33,7 @@ var WebhookRefusalLabels = map[string]string{
 	"unknown_token":   "unknown or revoked token",
 	"wrong_scope":     "credential without the unsubscribe scope",
 	"malformed_body":  "malformed body",
+	"no_secret":       "signed, but no secret is set for this provider",
 }
 
 func refusalLabel(code string) string {

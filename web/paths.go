@@ -18,6 +18,7 @@ const (
 	PathWebhooks         = "/admin/webhooks"
 	PathMailchimpTokens  = "/admin/webhooks/mailchimp-tokens"
 	PathSendGridKey      = "/admin/webhooks/sendgrid-key"
+	PathSMSSecrets       = "/admin/webhooks/sms-secret"
 	PathSendGridKeyClear = "/admin/webhooks/sendgrid-key/clear"
 	PathSubmissions      = "/admin/submissions"
 	PathAnonymise        = "/admin/anonymise"

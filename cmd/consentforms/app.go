@@ -17,14 +17,14 @@ import (
 )
 
 // build wires the store, the domain operations, the API and the admin UI.
-func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Prefix, hooks webhook.Policy, lim Limits, log *slog.Logger, m *metrics) (*fiber.App, *ops.Service, error) {
+func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Prefix, publicURL string, hooks webhook.Policy, lim Limits, log *slog.Logger, m *metrics) (*fiber.App, *ops.Service, error) {
 	enf, err := policies.New()
 	if err != nil {
 		return nil, nil, err
 	}
 	svc := &ops.Service{Tenants: store.Tenants, Records: store.Records, Forms: store.Forms, Writer: store.Writer,
 		Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now, Rights: store.Records, Audit: store.Audit, Catalogue: catalogue{store},
-		Observer: m, Bulk: store.Bulk}
+		Observer: m, Bulk: store.Bulk, SMS: store.SMS}
 	svc.WebhookDiag = &ops.WebhookDiagnostics{Repo: store.WebhookDiag, Now: time.Now}
 	apiKeys, tens, forms := cache.NewKeys(store.APIKeys), cache.NewTenants(store.Tenants), cache.NewForms(store.Forms)
 	texts := cache.NewTexts(store.Texts)
@@ -33,11 +33,13 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 	a := api.NewServer(api.Deps{Keys: apiKeys, Tenants: tens, Forms: forms, Records: store.Records, Tokens: store.Tokens,
 		Ops: svc, Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now, TrustedProxies: prefixStrings(proxies),
 		ObserveRequest: m.Request, Diagnostics: svc.WebhookDiag,
+		SMSSecrets: ops.SMSSecrets{Repo: store.SMS, Keys: ring.SecretsKeys}, PublicURL: publicURL,
+		OAuthKey:    derive(keys.HMAC, "consentforms sendgrid oauth access tokens"),
 		ReadTimeout: lim.ReadTimeout, BodyBytesInFlight: lim.BodyBytesInFlight, Concurrency: lim.MaxConns,
 		TenantRateFactor: lim.TenantRateFactor})
 	app := newApp(a, pages.Deps{TrustedProxies: proxies, Logger: log, Now: time.Now}, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
 		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions, Texts: store.Texts,
-		Chains: store.AuditChains, Outbox: store.Outbox, Bulk: store.Bulk}, Ops: svc, Diagnostics: svc.WebhookDiag, WebhookPolicy: hooks,
+		Chains: store.AuditChains, Outbox: store.Outbox, Bulk: store.Bulk, SMS: store.SMS}, Ops: svc, SecretsKeys: ring.SecretsKeys, Diagnostics: svc.WebhookDiag, WebhookPolicy: hooks,
 		Enforcer: enf, Logger: log, SessionKeys: ring.SessionKeys, TrustedProxies: proxies, PurgeKey: apiKeys.Purge, PurgeForm: purgeForm, PurgeTenant: tens.Purge, Now: time.Now,
 		PasswordChecks: lim.PasswordChecks, ExportJSON: api.ExportView})
 	return app, svc, nil

@@ -189,7 +189,7 @@ func staffPassword(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
 
 func tokenCreate(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
 	tenant := fs.String("tenant", "", "tenant id")
-	provider := fs.String("provider", "", "provider whose webhook presents the token: mailchimp")
+	provider := fs.String("provider", "", "mailchimp (a URL token) or sendgrid (an OAuth client: the id is the client id, the token the client secret)")
 	name := fs.String("name", "", "what the token is for, shown in lists (optional)")
 	return func(ctx context.Context, s tenants.Stores) (any, error) {
 		return createToken(ctx, s, *tenant, *provider, *name)

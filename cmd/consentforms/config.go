@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/netip"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -32,6 +33,9 @@ type Config struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For/-Proto/-Host are believed
 	// (CONSENTFORMS_TRUSTED_PROXIES, comma-separated CIDRs or addresses; none by default).
 	TrustedProxies []netip.Prefix
+	// PublicURL is the service's public base URL (CONSENTFORMS_PUBLIC_URL, e.g.
+	// https://forms.example.org): the URL Twilio signs is this plus the request's path and query.
+	PublicURL string
 	// ConfigErr is a setting that could not be read; the server refuses to start with it.
 	ConfigErr   error
 	MetricsAddr string // separate /metrics listener; empty = the main listener, loopback only
@@ -54,9 +58,11 @@ func configFrom(getenv func(string) string) Config {
 	proxies, err := parseProxies(getenv("CONSENTFORMS_TRUSTED_PROXIES"))
 	hooks, herr := webhookConfig(getenv)
 	lim, lerr := limitsFrom(getenv)
-	err = errors.Join(err, herr, lerr)
+	public, perr := publicURL(getenv("CONSENTFORMS_PUBLIC_URL"))
+	err = errors.Join(err, herr, lerr, perr)
 	return Config{
 		TrustedProxies: proxies,
+		PublicURL:      public,
 		ConfigErr:      err,
 		Addr:           or("CONSENTFORMS_ADDR", ":8080"),
 		MongoURI:       getenv("MONGODB_URI"),
@@ -73,6 +79,20 @@ func configFrom(getenv func(string) string) Config {
 		Webhooks:       hooks,
 		Limits:         lim,
 	}
+}
+
+// publicURL reads CONSENTFORMS_PUBLIC_URL: "" or an absolute http(s) URL without query or
+// fragment, returned without its trailing slash.
+func publicURL(v string) (string, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return "", nil
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return "", fmt.Errorf("CONSENTFORMS_PUBLIC_URL: %q is not an http(s) base URL such as https://forms.example.org", v)
+	}
+	return strings.TrimRight(v, "/"), nil
 }
 
 // parseProxies reads a comma-separated list of CIDRs or single addresses.

@@ -36,7 +36,15 @@ func rehash(ctx context.Context, cfg Config, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("rehash: %w", err)
 	}
-	return json.NewEncoder(stdout).Encode(map[string]int{"records": n, "rehashed": fixed})
+	out := map[string]int{"records": n, "rehashed": fixed}
+	// Provider secrets are re-sealed under the current secrets key; those sealed under a lost
+	// file's key cannot be, and must be set again.
+	if _, lost, err := resealSecrets(ctx, store.SMS, keys.secretsKeys()); err != nil {
+		return fmt.Errorf("rehash: %w", err)
+	} else if lost > 0 {
+		out["smsSecretsToSetAgain"] = lost
+	}
+	return json.NewEncoder(stdout).Encode(out)
 }
 
 // rekeyAtStart re-keys the store when its records were keyed by an older version of the code

@@ -33,6 +33,12 @@ type secrets struct {
 	// HeldData is set once the store held data beside these keys: an empty store beside them
 	// then means a lost or replaced database, and the server refuses to start on it.
 	HeldData bool `json:"heldData,omitempty"`
+	// SecretsKey seals the tenants' provider secrets (secretskey.go); absent until the first
+	// rotation, when a key derived from HMAC stands in for it.
+	SecretsKey   []byte `json:"secretsKey,omitempty"`
+	SecretsKeyID string `json:"secretsKeyId,omitempty"`
+	// RetiredSecretsKeys open values not yet re-sealed while a rotation runs.
+	RetiredSecretsKeys []retiredKey `json:"retiredSecretsKeys,omitempty"`
 }
 
 // retiredKey is a session key rotated out at RetiredAt.
@@ -178,6 +184,11 @@ func newKeyring(cfg Config, s secrets) *keyring {
 
 // SessionKeys are the session keys now, the current one first.
 func (k *keyring) SessionKeys() []admin.SessionKey {
+	return k.current().sessionKeys(time.Now())
+}
+
+// current returns the keys, re-reading the secrets file when it changed.
+func (k *keyring) current() secrets {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	now := time.Now()
@@ -191,7 +202,7 @@ func (k *keyring) SessionKeys() []admin.SessionKey {
 			}
 		}
 	}
-	return k.s.sessionKeys(now)
+	return k.s
 }
 
 // rotateSessionKey replaces the session key in the secrets file with a fresh one; the old
@@ -202,11 +213,7 @@ func rotateSessionKey(cfg Config, now time.Time) (map[string]any, error) {
 	if cfg.HMACKey != "" || cfg.SessionKey != "" {
 		return nil, errors.New("the keys come from the environment: set a new CONSENTFORMS_SESSION_KEY instead (every session ends)")
 	}
-	b, err := os.ReadFile(cfg.SecretsFile)
-	if err != nil {
-		return nil, fmt.Errorf("secrets file: %w", err)
-	}
-	s, err := parseSecrets(b, cfg.SecretsFile)
+	s, err := readSecretsFile(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -225,6 +232,15 @@ func rotateSessionKey(cfg Config, now time.Time) (map[string]any, error) {
 		return nil, err
 	}
 	return map[string]any{"sessionKeyId": s.SessionKeyID, "retired": old, "acceptedUntil": now.Add(admin.TokenLifetime).UTC()}, nil
+}
+
+// readSecretsFile reads the secrets file that a rotation is to change.
+func readSecretsFile(cfg Config) (secrets, error) {
+	b, err := os.ReadFile(cfg.SecretsFile)
+	if err != nil {
+		return secrets{}, fmt.Errorf("secrets file: %w", err)
+	}
+	return parseSecrets(b, cfg.SecretsFile)
 }
 
 // nextKeyID counts key ids up: "1", "2", ...; any other id gets a random one.

@@ -59,7 +59,33 @@ func checkCanvassing(fields map[string]any) *tenants.Violation {
 	if v := checkString(fields, "notes", maxText); v != nil {
 		return v
 	}
+	if v := checkBool(fields, DoNotContact); v != nil {
+		return v
+	}
 	return checkTime(fields, "visited_at")
+}
+
+// The outcome flags of section-6 records: the person asked not to be called (a phone call
+// task) or not to be contacted at all (a canvassing visit). Set to true, they revoke consent.
+const (
+	DoNotCall    = "do_not_call"
+	DoNotContact = "do_not_contact"
+)
+
+// checkBool requires the named field, when present and not null, to be a boolean.
+func checkBool(fields map[string]any, name string) *tenants.Violation {
+	if v, ok := fields[name]; ok && v != nil {
+		if _, isBool := v.(bool); !isBool {
+			return &tenants.Violation{Field: name, Code: name + "_invalid", Message: name + " must be true or false."}
+		}
+	}
+	return nil
+}
+
+// Flag reports whether a draft's own field name is true.
+func (d Draft) Flag(name string) bool {
+	v, _ := d.Fields[name].(bool)
+	return v
 }
 
 // The phone-call task's keys (docs/API.md §6.3): contact data, its own fields, the rest custom.
@@ -69,7 +95,7 @@ var (
 	callTimes   = []string{"scheduled_at", "called_at"}
 	callKnown   = map[string]bool{"phone_number": true, "email": true, "first_name": true, "last_name": true,
 		"name_prefix": true, "notes": true, "campaign_id": true, "caller_id": true, "status": true, "outcome": true,
-		"scheduled_at": true, "called_at": true}
+		"scheduled_at": true, "called_at": true, DoNotCall: true}
 )
 
 // parsePhoneCall reads a phone-call task (docs/API.md §6.3): phone_number required in E.164,
@@ -133,6 +159,9 @@ func checkCallFields(body map[string]any) *tenants.Violation {
 		return v
 	}
 	if v := checkString(body, "notes", maxText); v != nil {
+		return v
+	}
+	if v := checkBool(body, DoNotCall); v != nil {
 		return v
 	}
 	for _, k := range callTimes {

@@ -49,7 +49,7 @@ func (d Draft) Record(tenantID string) tenants.Record {
 // The own known keys of the kinds that take the submission body (docs/API.md §6.1, §6.2).
 var (
 	digitisationFields = []string{"document_ref", "digitised_by"}
-	canvassingFields   = []string{"canvasser_id", "visited_at", "outcome", "notes"}
+	canvassingFields   = []string{"canvasser_id", "visited_at", "outcome", "notes", DoNotContact}
 )
 
 // ParseRecord reads body as a record of kind received at now. Form submissions and

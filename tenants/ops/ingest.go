@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/anonymise"
 	"github.com/consentforms/consentforms/tenants/intake"
 )
 
@@ -35,5 +36,40 @@ func (s *Service) IngestDraft(ctx context.Context, tenantID string, d intake.Dra
 	}
 	rec := d.Record(tenantID)
 	out, err := s.ingest(ctx, rec, d.Country, d.IDs, actor, requestID)
-	return rec.PublicID, out, err
+	if err != nil {
+		return rec.PublicID, out, err
+	}
+	return rec.PublicID, out, s.applyOutcome(ctx, d, rec, actor, requestID)
+}
+
+// applyOutcome honours a section-6 record's "do not call" (general contact by phone, for its
+// number) or "do not contact" (both general-contact consents, for every identifier it carries
+// in its own contact fields) on the records that belong to those identifiers, the new one
+// included. It runs on a repeat too: a retry after a failure between the two writes must not
+// lose the opt-out, and a revocation applied twice changes nothing twice.
+func (s *Service) applyOutcome(ctx context.Context, d intake.Draft, rec tenants.Record, actor, requestID string) error {
+	var (
+		ch  Channels
+		via string
+	)
+	switch {
+	case d.Kind == tenants.KindPhoneCallTask && d.Flag(intake.DoNotCall):
+		ch, via = PhoneChannel, "phone_bank"
+	case d.Kind == tenants.KindCanvassing && d.Flag(intake.DoNotContact):
+		ch, via = BothChannels, "canvassing"
+	default:
+		return nil
+	}
+	ids := anonymise.Identifiers(rec, d.Country)
+	var people []Identity
+	if ch.Email {
+		for _, e := range ids.Emails {
+			people = append(people, Identity{Email: e})
+		}
+	}
+	for _, p := range ids.Phones {
+		people = append(people, Identity{Phone: p})
+	}
+	_, err := s.RevokeContact(ctx, rec.TenantID, actor, via, requestID, people, ch)
+	return err
 }

@@ -42,6 +42,8 @@ type Service struct {
 	Bulk tenants.BulkRepo
 	// Texts reads the forms' consent texts (texts.go; nil: no form has any).
 	Texts TextLookup
+	// SMS remembers the inbound SMS messages applied (sms.go; nil: none remembered).
+	SMS tenants.SMSRepo
 }
 
 // Identity names a person: a normalised e-mail and/or E.164 phone ("" when not given).

@@ -12,23 +12,65 @@ import (
 // unsubscribeKinds are the record kinds that carry consents.
 var unsubscribeKinds = []tenants.Kind{tenants.KindFormSubmission, tenants.KindDigitisation, tenants.KindCanvassing}
 
+// Channels names the general-contact consents a revocation reaches: both for an e-mail
+// unsubscribe or a canvassing "do not contact", the phone alone for an SMS opt-out or a
+// phone-bank "do not call".
+type Channels struct{ Email, Phone bool }
+
+// The channels of the revocations there are.
+var (
+	BothChannels = Channels{Email: true, Phone: true}
+	PhoneChannel = Channels{Phone: true}
+)
+
+// detail names the consents revoked in the audit entry.
+func (ch Channels) detail() string {
+	switch ch {
+	case BothChannels:
+		return "generalContact"
+	case PhoneChannel:
+		return string(tenants.ConsentGeneralContactPhone)
+	}
+	return string(tenants.ConsentGeneralContactEmail)
+}
+
 // Unsubscribe revokes both general-contact consents (e-mail and phone) on every record of
 // the tenant matching the identity that carries consents; primary purpose and every other
 // consent stay as they are. It returns how many records it changed: a repeat changes none.
 func (s *Service) Unsubscribe(ctx context.Context, tenantID, actor, via, requestID string, id Identity) (int, error) {
+	return s.RevokeContact(ctx, tenantID, actor, via, requestID, []Identity{id}, BothChannels)
+}
+
+// RevokeContact revokes the general-contact consents of ch on every record of the tenant that
+// belongs to any of ids (never one that only mentions them), in one change with one audit
+// entry (consent.revoked, via naming the provider or source) and a consent.revoked event per
+// record. It returns how many records it changed: a repeat changes none.
+func (s *Service) RevokeContact(ctx context.Context, tenantID, actor, via, requestID string, ids []Identity, ch Channels) (int, error) {
 	now := s.Now()
-	subject := s.Subject(tenantID, id)
+	var keys []string
+	subject := ""
+	for _, id := range ids {
+		keys = append(keys, s.hashes(tenantID, id)...)
+		if sub := s.Subject(tenantID, id); sub != "" && subject != "" {
+			subject += "," + sub
+		} else if sub != "" {
+			subject = sub
+		}
+	}
+	if len(keys) == 0 {
+		return 0, nil
+	}
 	changed, err := s.Writer.Revoke(ctx, tenants.Change{
 		TenantID:  tenantID,
-		MatchKeys: s.hashes(tenantID, id),
+		MatchKeys: keys,
 		Kinds:     unsubscribeKinds,
 		Apply: func(rec *tenants.Record) (bool, error) {
-			return rec.Consents.RevokeGeneralContact(now, via), nil
+			return rec.Consents.RevokeChannels(now, via, ch.Email, ch.Phone), nil
 		},
 		Audit: func(changed []tenants.Record) []tenants.AuditEntry {
 			return []tenants.AuditEntry{{Time: now, TenantID: tenantID, Actor: actor, Action: tenants.ActionConsentRevoked,
 				RecordIDs: publicIDs(changed), Counts: map[string]int{"revoked": len(changed)}, Subject: subject,
-				Detail: "generalContact via " + via, RequestID: requestID}}
+				Detail: ch.detail() + " via " + via, RequestID: requestID}}
 		},
 		Events: func(changed []tenants.Record) []tenants.OutboxEvent {
 			return webhook.Revoked(tenants.NewAuditID(now), now, changed)
@@ -58,6 +100,11 @@ func EventIdentity(ev unsubscribe.Event, country string) Identity {
 // UnsubscribeAll unsubscribes each person of a delivery once, in order, skipping the empty
 // identity and repeats; it returns how many records changed, stopping at the first failure.
 func (s *Service) UnsubscribeAll(ctx context.Context, tenantID, actor, via, requestID string, ids []Identity) (int, error) {
+	return s.OptOutAll(ctx, tenantID, actor, via, requestID, ids, BothChannels)
+}
+
+// OptOutAll is UnsubscribeAll for the channels of ch (an SMS opt-out: the phone alone).
+func (s *Service) OptOutAll(ctx context.Context, tenantID, actor, via, requestID string, ids []Identity, ch Channels) (int, error) {
 	seen := map[Identity]bool{}
 	revoked := 0
 	for _, id := range ids {
@@ -65,7 +112,7 @@ func (s *Service) UnsubscribeAll(ctx context.Context, tenantID, actor, via, requ
 			continue
 		}
 		seen[id] = true
-		n, err := s.Unsubscribe(ctx, tenantID, actor, via, requestID, id)
+		n, err := s.RevokeContact(ctx, tenantID, actor, via, requestID, []Identity{id}, ch)
 		if err != nil {
 			return revoked, err
 		}

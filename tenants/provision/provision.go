@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/sealed"
 	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
@@ -41,6 +42,9 @@ type Service struct {
 	WebhookPolicy webhook.Policy
 	Audit         tenants.AuditLog
 	Now           func() time.Time
+	// SMS keeps the SMS provider secrets, sealed with SecretsKeys (sms.go).
+	SMS         tenants.SMSRepo
+	SecretsKeys func() *sealed.Keys
 }
 
 // Actor is who asks for an operation, as the audit log names them ("cli", "staff:<id>"),

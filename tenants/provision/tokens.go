@@ -7,8 +7,12 @@ import (
 	"github.com/consentforms/consentforms/tenants"
 )
 
-// ProviderMailchimp is the one provider that authenticates its webhook with a URL token.
-const ProviderMailchimp = "mailchimp"
+// The providers with webhook credentials: Mailchimp's URL token, and SendGrid's OAuth client
+// (the credential's id is the client id, its plaintext the client secret).
+const (
+	ProviderMailchimp = "mailchimp"
+	ProviderSendGrid  = "sendgrid"
+)
 
 // TokenInput is a webhook token to issue.
 type TokenInput struct {
@@ -24,8 +28,8 @@ func (s *Service) IssueToken(ctx context.Context, a Actor, in TokenInput) (tenan
 	if err := c.tenant(ctx, s, in.TenantID); err != nil {
 		return tenants.WebhookToken{}, "", err
 	}
-	if in.Provider != ProviderMailchimp {
-		c.add("provider", CodeUnknown, "Choose mailchimp, the only provider that authenticates with a URL token.")
+	if in.Provider != ProviderMailchimp && in.Provider != ProviderSendGrid {
+		c.add("provider", CodeUnknown, "Choose mailchimp (a URL token) or sendgrid (an OAuth client).")
 	}
 	name := strings.TrimSpace(in.Name)
 	c.name("name", name, MaxTokenName, false, "Use at most 100 characters.")

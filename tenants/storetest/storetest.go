@@ -36,6 +36,7 @@ func Run(t *testing.T, open Open) {
 		{"bulk", bulkTests},
 		{"trends", trendTests},
 		{"consent texts", textTests},
+		{"sms", smsTests},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

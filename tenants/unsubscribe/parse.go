@@ -26,6 +26,8 @@ type Result struct {
 	Events  []Event // unsubscribes to apply (may be empty: the body held only other event types)
 	Ignored int     // events recognised and ignored because they are not unsubscribes
 	Generic bool    // the body was the generic {email, phone} JSON object
+	// PhoneOnly marks an inbound SMS opt-out: it revokes general contact by phone alone.
+	PhoneOnly bool
 }
 
 var (
@@ -77,6 +79,12 @@ func adapterFor(provider string) func(contentType string, body []byte) (Result, 
 		return parseMailjet
 	case "postmark":
 		return parsePostmark
+	case "twilio":
+		return parseTwilio
+	case "telnyx":
+		return parseTelnyx
+	case "vonage":
+		return parseVonage
 	}
 	return nil
 }
