@@ -63,6 +63,8 @@ type Store struct {
 	Bulk        *Bulk
 	Writer      *Writer
 	Transfer    *Transfer
+	// SpentTokens remembers the used confirmation links.
+	SpentTokens *SpentTokens
 	Leases      *Leases
 }
 
@@ -107,6 +109,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Records = newRecords(s.db)
 	s.claims = &claims{c: s.db.Collection(colClaims)}
 	s.Transfer = &Transfer{s: s}
+	s.SpentTokens = &SpentTokens{c: s.db.Collection(colSpentTokens)}
 	s.Leases = &Leases{c: s.db.Collection(colLeases), now: func() time.Time { return s.now() }}
 	if err := s.Ping(ctx); err != nil {
 		_ = client.Disconnect(context.WithoutCancel(ctx))
@@ -123,7 +126,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
 	return tenants.Stores{Outbox: s.Outbox, Bulk: s.Bulk, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Staff: s.Staff, Tokens: s.Tokens,
-		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Records, Writer: s.Writer, Transfer: s.Transfer, Leases: s.Leases, Ping: s.Ping, Close: s.Close}
+		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Records, Writer: s.Writer, Transfer: s.Transfer, SpentTokens: s.SpentTokens, Leases: s.Leases, Ping: s.Ping, Close: s.Close}
 }
 
 // Ping checks that the primary answers; an error wraps tenants.ErrUnavailable unless ctx

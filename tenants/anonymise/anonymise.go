@@ -49,7 +49,8 @@ func StripIn(rec tenants.Record, declared map[string]bool, country string, now t
 	}
 }
 
-// stripConsent keeps a consent's status, times and source and drops the IP address.
+// stripConsent keeps a consent's status, times and source and drops the IP address (and a
+// confirmation's address and user agent).
 // The kept proof strings are still checked: a source or timestamp that holds an e-mail,
 // phone number or IP address goes too.
 func stripConsent(c tenants.Consent, country string) tenants.Consent {
@@ -60,6 +61,11 @@ func stripConsent(c tenants.Consent, country string) tenants.Consent {
 		RevokedAt: copyTime(c.RevokedAt),
 		Source:    keepString(c.Source, country),
 		Timestamp: keepString(c.Timestamp, country),
+		ConfirmBy: copyTime(c.ConfirmBy),
+	}
+	if c.Confirmation != nil {
+		// When the person confirmed stays; from where and with what goes.
+		out.Confirmation = &tenants.Confirmation{At: c.Confirmation.At}
 	}
 	if !personalValue(c.RevokedBy, country) {
 		out.RevokedBy = c.RevokedBy

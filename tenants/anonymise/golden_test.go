@@ -184,8 +184,8 @@ func TestRecordShape(t *testing.T) {
 	if n := reflect.TypeFor[tenants.Record]().NumField(); n != 13 {
 		t.Errorf("tenants.Record has %d fields, Strip was written for 13", n)
 	}
-	if n := reflect.TypeFor[tenants.Consent]().NumField(); n != 8 {
-		t.Errorf("tenants.Consent has %d fields, Strip was written for 8", n)
+	if n := reflect.TypeFor[tenants.Consent]().NumField(); n != 10 {
+		t.Errorf("tenants.Consent has %d fields, Strip was written for 10", n)
 	}
 }
 

@@ -36,14 +36,16 @@ type consentsView struct {
 }
 
 type consentView struct {
-	Status    tenants.ConsentStatus `json:"status"`
-	GrantedAt *time.Time            `json:"grantedAt"`
-	Deadline  *time.Time            `json:"deadline"`
-	RevokedAt *time.Time            `json:"revokedAt"`
-	RevokedBy string                `json:"revokedBy"`
-	Source    *string               `json:"source"`
-	IPAddress *string               `json:"ipAddress"`
-	Timestamp *string               `json:"timestamp"`
+	Status       tenants.ConsentStatus `json:"status"`
+	GrantedAt    *time.Time            `json:"grantedAt"`
+	Deadline     *time.Time            `json:"deadline"`
+	RevokedAt    *time.Time            `json:"revokedAt"`
+	RevokedBy    string                `json:"revokedBy"`
+	Source       *string               `json:"source"`
+	IPAddress    *string               `json:"ipAddress"`
+	Timestamp    *string               `json:"timestamp"`
+	ConfirmBy    *time.Time            `json:"confirmBy,omitempty"`
+	Confirmation *tenants.Confirmation `json:"confirmation,omitempty"`
 }
 
 func toConsentView(c tenants.Consent) consentView { return consentView(c) }
