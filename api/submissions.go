@@ -30,9 +30,11 @@ type submissionView struct {
 	CreatedAt    time.Time       `json:"createdAt"`
 	Contact      tenants.Contact `json:"contact"`
 	Address      tenants.Address `json:"address"`
-	Consents     consentsView    `json:"consents"`
-	Payload      map[string]any  `json:"payload"`
-	AnonymisedAt *time.Time      `json:"anonymisedAt"`
+	Consents     recordConsentsView `json:"consents"`
+	Payload      map[string]any     `json:"payload"`
+	AnonymisedAt *time.Time         `json:"anonymisedAt"`
+	// WithdrawURL is the person's withdrawal link (docs/API.md §13), when general contact was given.
+	WithdrawURL string `json:"withdrawUrl,omitempty"`
 }
 
 // getSubmission is GET /api/v1/forms/submissions/{submission_id}.
@@ -46,7 +48,8 @@ func (s *server) getSubmission(c *fiber.Ctx) error {
 		return err
 	}
 	v := submissionView{SubmissionID: rec.PublicID, FormID: rec.FormID, CreatedAt: rec.CreatedAt.UTC().Truncate(time.Second),
-		Contact: rec.Contact, Address: rec.Address, Consents: viewConsents(ops.ViewConsents(rec.Consents, s.Now())), Payload: rec.Payload}
+		Contact: rec.Contact, Address: rec.Address, Payload: rec.Payload}
+	v.Consents, v.WithdrawURL = s.recordConsents(c, rec)
 	if v.Payload == nil {
 		v.Payload = map[string]any{}
 	}

@@ -41,6 +41,9 @@ type Config struct {
 	Webhooks dispatch.Config
 	// Limits bound what clients may hold (docs/OPERATIONS.md#limits).
 	Limits Limits
+	// PublicURL is the service's public base URL (CONSENTFORMS_PUBLIC_URL, e.g.
+	// https://forms.example.org): the base of the links sent to people; "" = each request's own.
+	PublicURL string
 }
 
 func configFrom(getenv func(string) string) Config {
@@ -72,6 +75,7 @@ func configFrom(getenv func(string) string) Config {
 		RetentionEvery: getenv("CONSENTFORMS_RETENTION_EVERY"),
 		Webhooks:       hooks,
 		Limits:         lim,
+		PublicURL:      getenv("CONSENTFORMS_PUBLIC_URL"),
 	}
 }
 

@@ -66,7 +66,7 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 		return err
 	}
 	lim := cfg.Limits.withDefaults(raiseFileLimit())
-	app, svc, err := build(store, keys, newKeyring(cfg, keys), cfg.TrustedProxies, cfg.Webhooks.Policy, lim, log, m)
+	app, svc, err := build(store, keys, newKeyring(cfg, keys), cfg.TrustedProxies, cfg.Webhooks.Policy, lim, log, m, cfg.PublicURL)
 	if err != nil {
 		return err
 	}

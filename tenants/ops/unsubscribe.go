@@ -31,7 +31,7 @@ func (s *Service) Unsubscribe(ctx context.Context, tenantID, actor, via, request
 				Detail: "generalContact via " + via, RequestID: requestID}}
 		},
 		Events: func(changed []tenants.Record) []tenants.OutboxEvent {
-			return webhook.Revoked(tenants.NewAuditID(now), now, changed)
+			return s.linkEvents(ctx, webhook.Revoked(tenants.NewAuditID(now), now, changed), changed)
 		},
 	})
 	if err != nil {
