@@ -25,11 +25,11 @@ func (s *server) acceptSubmission(c *fiber.Ctx) error {
 
 // submissionView is the submission shape of docs/API.md §7.1.
 type submissionView struct {
-	SubmissionID string          `json:"submissionId"`
-	FormID       string          `json:"formId"`
-	CreatedAt    time.Time       `json:"createdAt"`
-	Contact      tenants.Contact `json:"contact"`
-	Address      tenants.Address `json:"address"`
+	SubmissionID string             `json:"submissionId"`
+	FormID       string             `json:"formId"`
+	CreatedAt    time.Time          `json:"createdAt"`
+	Contact      tenants.Contact    `json:"contact"`
+	Address      tenants.Address    `json:"address"`
 	Consents     recordConsentsView `json:"consents"`
 	Payload      map[string]any     `json:"payload"`
 	AnonymisedAt *time.Time         `json:"anonymisedAt"`
