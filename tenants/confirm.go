@@ -35,7 +35,7 @@ func (c *Consents) RequireConfirmation(f Form, confirmBy time.Time) []ConsentNam
 		if gc.consent.Status == StatusGranted && f.RequiresConfirmation(gc.channel) {
 			gc.consent.Status = StatusPending
 			gc.consent.GrantedAt = nil
-			by := confirmBy
+			by := confirmBy.Truncate(time.Second) // as the link states it
 			gc.consent.ConfirmBy = &by
 			out = append(out, gc.name)
 		}

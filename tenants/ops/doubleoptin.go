@@ -167,7 +167,7 @@ func (s *Service) confirmable(ctx context.Context, token string) (links.Claims, 
 		return claims, rec, page, err
 	}
 	con := rec.Consents.ByName(claims.Consent)
-	if con == nil || tenants.ChannelOf(claims.Consent) == "" || con.ConfirmBy == nil || !con.ConfirmBy.Equal(claims.Expires) {
+	if con == nil || tenants.ChannelOf(claims.Consent) == "" || con.ConfirmBy == nil || con.ConfirmBy.Unix() != claims.Expires.Unix() {
 		return claims, rec, page, nil
 	}
 	if err := s.describe(ctx, rec, &page); err != nil {
