@@ -28,11 +28,12 @@ func ChannelOf(name ConsentName) string {
 
 // RequireConfirmation turns each general-contact consent granted on a channel the form asks
 // double opt-in for into a pending one that lapses at confirmBy, and returns the names of
-// those it changed. The deadline and proof of the grant stay, for the confirmation to keep.
+// those it changed. The deadline and proof of the grant stay, for the confirmation to keep;
+// a confirmed consent is never made pending again.
 func (c *Consents) RequireConfirmation(f Form, confirmBy time.Time) []ConsentName {
 	var out []ConsentName
 	for _, gc := range c.generalContact() {
-		if gc.consent.Status == StatusGranted && f.RequiresConfirmation(gc.channel) {
+		if gc.consent.Status == StatusGranted && gc.consent.Confirmation == nil && f.RequiresConfirmation(gc.channel) {
 			gc.consent.Status = StatusPending
 			gc.consent.GrantedAt = nil
 			by := confirmBy.Truncate(time.Second) // as the link states it

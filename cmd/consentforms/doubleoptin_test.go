@@ -141,6 +141,8 @@ func TestDoubleOptInConfirmation(t *testing.T) {
 		t.Errorf("consent.granted of the confirmation = %s; want its withdrawUrl", granted.body)
 	}
 
+	assertSubjectAudit(t, s, tn, "consent.granted", "generalContactEmail confirmed")
+
 	// The link is spent: both methods answer 410 and change nothing.
 	assertPersonPage(t, call(t, s, "POST", confirm, "", nil), http.StatusGone)
 	assertPersonPage(t, call(t, s, "GET", confirm, "", nil), http.StatusGone)
@@ -174,6 +176,24 @@ func awaitEvent(t *testing.T, rcv *receiver, what string) delivery {
 	defer rcv.mu.Unlock()
 	d, _ := find(rcv)
 	return d
+}
+
+// assertSubjectAudit: the tenant's audit log holds one entry of action by the person
+// themself (actor subject) with detail, naming them by a keyed hash only.
+func assertSubjectAudit(t *testing.T, s *testServer, tenant, action, detail string) {
+	t.Helper()
+	var found int
+	for _, e := range auditOf(t, s, tenant, action) {
+		if e.Actor == "subject" {
+			found++
+			if e.Detail != detail || e.Subject == "" || strings.Contains(toJSON(e), "@example.org") {
+				t.Errorf("audit entry = %+v; want detail %q and a keyed subject", e, detail)
+			}
+		}
+	}
+	if found != 1 {
+		t.Errorf("%d %s entries by the subject; want 1", found, action)
+	}
 }
 
 // decodeToken is the readable part of a link's token.
@@ -304,6 +324,7 @@ func TestWithdrawalLink(t *testing.T) {
 	if got := consentOf(recordRead(t, s, k, "other"), "generalContactEmail")["status"]; got != "granted" {
 		t.Errorf("bob's consent = %v; want granted (not his withdrawal)", got)
 	}
+	assertSubjectAudit(t, s, tn, "consent.revoked", "generalContact via withdrawal")
 	r = call(t, s, "GET", w, "", nil)
 	assertPersonPage(t, r, 200)
 	if !strings.Contains(string(r.Body), `data-testid="withdraw-nothing"`) {
