@@ -46,6 +46,9 @@ const (
 	// yet confirmed (docs/API.md §13): it reads as not granted everywhere but in the record
 	// read (Consent.DetailAt), and lapses at ConfirmBy.
 	StatusPending ConsentStatus = "pending"
+	// StatusLapsed is a filter of record lists and counts only, never a consent's status: a
+	// pending consent whose confirmation period is over (it reads not granted).
+	StatusLapsed ConsentStatus = "lapsed"
 )
 
 // Consent is one consent of a record with its lifecycle times and proof.

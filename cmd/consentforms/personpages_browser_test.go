@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -96,4 +97,45 @@ func TestPersonPagesBrowser(t *testing.T) {
 	wantStatus(t, "invalid link", u.open("/w/nonsense"), 404)
 	u.visible("link-invalid")
 	u.checkPersonPage("invalid")
+}
+
+// TestAdminBrowserDashboardOptIn: the dashboard counts a tenant's double opt-in requests per
+// channel — one confirmed by the person, one pending, one lapsed — with the confirmation rate,
+// and the pending and lapsed consents count as not granted in the status table.
+func TestAdminBrowserDashboardOptIn(t *testing.T) {
+	requireChromium(t)
+	s := startServer(t)
+	tn := openTenant(s)
+	s.cli("staff", "create", "--email", "lead@example.org", "--password", "lead-password-1", "--role", "tenant_admin", "--tenant", tn)
+	k := s.key(tn, "all")
+	s.cli("form", "create", "--tenant", tn, "--form-id", "quick", "--name", "Quick")
+	s.cli("form", "update", "--tenant", tn, "--form-id", "quick", "--double-opt-in", "email", "--confirm-within", "1s")
+	s.cli("form", "update", "--tenant", tn, "--form-id", "petition", "--double-opt-in", "email")
+	lapsing := doiSubmission("lapsing", "lea@example.org")
+	lapsing["form_id"] = "quick"
+	call(t, s, "POST", "/api/v1/forms/accept-submission", k, lapsing)
+	call(t, s, "POST", "/api/v1/forms/accept-submission", k, doiSubmission("confirmed", "cora@example.org"))
+	call(t, s, "POST", "/api/v1/forms/accept-submission", k, doiSubmission("pending", "pia@example.org"))
+	confirm := pathOf(t, s, consentOf(recordRead(t, s, k, "confirmed"), "generalContactEmail")["confirmationUrl"])
+	if r := call(t, s, "POST", confirm, "", nil); r.Status != 200 {
+		t.Fatalf("confirm = %d", r.Status)
+	}
+	time.Sleep(1100 * time.Millisecond)
+
+	u := newAdminUI(t, s)
+	wantStatus(t, "sign in", u.signIn("lead@example.org", "lead-password-1"), 200)
+	wantStatus(t, "dashboard", u.open("/admin/"), 200)
+	for testid, want := range map[string]string{
+		"dashboard-optin-email-pending": "1", "dashboard-optin-email-confirmed": "1", "dashboard-optin-email-lapsed": "1",
+		"dashboard-optin-email-rate": "33 %", "dashboard-optin-phone-pending": "0", "dashboard-optin-phone-rate": "–",
+		"dashboard-consent-generalContactEmail-granted": "1", "dashboard-consent-generalContactEmail-not_granted": "2",
+	} {
+		if got := u.text(testid); got != want {
+			t.Errorf("%s = %q; want %q", testid, got, want)
+		}
+	}
+	for _, vp := range viewports {
+		u.do(chromedp.EmulateViewport(vp.w, vp.h))
+		u.checkLayout("dashboard-optin", vp.w)
+	}
 }

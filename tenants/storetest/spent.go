@@ -38,7 +38,7 @@ func testSpendOnce(t *testing.T, open Open) {
 }
 
 // testPendingStored: a pending consent keeps its confirmation end through the store, reads
-// not granted in the status filter and the counts, and a confirmation stored by a change
+// not granted in the status filter and the counts, pending or lapsed in their filters, and a confirmation stored by a change
 // reads back with its proof.
 func testPendingStored(t *testing.T, open Open) {
 	s := open(t)
@@ -59,6 +59,16 @@ func testPendingStored(t *testing.T, open Open) {
 	page, err = s.Records.List(ctx, "a", tenants.KindFormSubmission, tenants.Page{Consent: tenants.ConsentGeneralContactEmail, Status: tenants.StatusGranted, Now: now})
 	if err != nil || len(page) != 0 {
 		t.Errorf("granted list = %d records, %v; want none", len(page), err)
+	}
+	for _, c := range []struct {
+		status tenants.ConsentStatus
+		at     time.Time
+		want   int
+	}{{tenants.StatusPending, now, 1}, {tenants.StatusLapsed, now, 0}, {tenants.StatusPending, by, 0}, {tenants.StatusLapsed, by, 1}} {
+		n, err := s.Records.CountUpTo(ctx, "a", tenants.KindFormSubmission, tenants.Page{Consent: tenants.ConsentGeneralContactEmail, Status: c.status, Now: c.at}, 10)
+		if err != nil || n != int64(c.want) {
+			t.Errorf("CountUpTo(%s at %v) = %d, %v; want %d", c.status, c.at, n, err, c.want)
+		}
 	}
 	st, err := s.Records.ConsentStats(ctx, "a", tenants.KindFormSubmission, now)
 	if err != nil || st.GeneralContactEmail.Granted != 0 || st.GeneralContactEmail.NotGranted != 1 {
