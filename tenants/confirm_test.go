@@ -83,6 +83,12 @@ func TestDoubleOptInTransitions(t *testing.T) {
 			t.Error("confirmed a consent that was not pending")
 		}
 	})
+	t.Run("a pending consent lapses for retention at the end of its period", func(t *testing.T) {
+		cs := Consents{GeneralContactEmail: Consent{Status: StatusPending, ConfirmBy: &by}}
+		if got := cs.LapsedAt(t0); got == nil || !got.Equal(by) {
+			t.Errorf("LapsedAt = %v; want %v", got, by)
+		}
+	})
 	t.Run("withdrawable and granted channels", func(t *testing.T) {
 		cs := fresh()
 		if !cs.Withdrawable() || len(cs.GrantedChannels(t0)) != 1 || cs.GrantedChannels(t0)[0] != ChannelPhone {
