@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"strings"
 
 	"github.com/consentforms/consentforms/tenants"
 )
@@ -118,8 +119,9 @@ func importItem(ctx context.Context, tx *sql.Tx, st statements, it tenants.Item)
 	case it.Form != nil:
 		v := it.Form
 		fields, _ := json.Marshal(v.Fields)
-		res, err = tx.ExecContext(ctx, `INSERT INTO forms (`+formCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-			v.TenantID, v.FormID, v.Name, v.Open, string(fields), ms(v.CreatedAt), ms(v.UpdatedAt), v.Retention, v.RetentionFrom)
+		res, err = tx.ExecContext(ctx, `INSERT INTO forms (`+formCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+			v.TenantID, v.FormID, v.Name, v.Open, string(fields), ms(v.CreatedAt), ms(v.UpdatedAt), v.Retention, v.RetentionFrom,
+			v.Language, strings.Join(v.DoubleOptIn, ","), v.ConfirmWithin)
 	case it.Token != nil:
 		v := it.Token
 		res, err = tx.ExecContext(ctx, `INSERT INTO webhook_tokens (`+tokenCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,

@@ -83,6 +83,15 @@ func TestDoubleOptInTransitions(t *testing.T) {
 			t.Error("confirmed a consent that was not pending")
 		}
 	})
+	t.Run("an unsubscribe cancels a pending confirmation", func(t *testing.T) {
+		cs := fresh()
+		if !cs.RevokeGeneralContact(t0.Add(time.Hour), "withdrawal") || cs.GeneralContactEmail.Status != StatusRevoked {
+			t.Fatalf("after unsubscribe = %+v", cs.GeneralContactEmail)
+		}
+		if cs.Confirm(ConsentGeneralContactEmail, t0.Add(2*time.Hour), nil, nil) {
+			t.Error("a cancelled confirmation confirmed")
+		}
+	})
 	t.Run("a pending consent lapses for retention at the end of its period", func(t *testing.T) {
 		cs := Consents{GeneralContactEmail: Consent{Status: StatusPending, ConfirmBy: &by}}
 		if got := cs.LapsedAt(t0); got == nil || !got.Equal(by) {

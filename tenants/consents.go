@@ -78,12 +78,13 @@ func (c *Consents) ExpireDue(now time.Time) []string {
 }
 
 // RevokeGeneralContact revokes both general-contact consents (e-mail and phone) where they
-// are granted or expired, leaving primary purpose as it is, and reports whether anything
-// changed: a repeat changes nothing.
+// are granted, expired or pending (a confirmation still awaited is cancelled: its link can no
+// longer confirm), leaving primary purpose as it is, and reports whether anything changed: a
+// repeat changes nothing.
 func (c *Consents) RevokeGeneralContact(at time.Time, via string) bool {
 	changed := false
 	for _, con := range []*Consent{&c.GeneralContactEmail, &c.GeneralContactPhone} {
-		if con.Status == StatusGranted || con.Status == StatusExpired {
+		if con.Status == StatusGranted || con.Status == StatusExpired || con.Status == StatusPending {
 			con.Status = StatusRevoked
 			con.RevokedAt = &at
 			con.RevokedBy = via

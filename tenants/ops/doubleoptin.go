@@ -279,7 +279,7 @@ func (s *Service) Withdraw(ctx context.Context, token, requestID string) (LinkPa
 	switch {
 	case err != nil:
 		return page, err
-	case n == 0:
+	case n == 0 || len(page.Channels) == 0: // at most a pending confirmation was cancelled
 		page.State = LinkNothing
 	default:
 		page.State = LinkDone
