@@ -59,12 +59,11 @@ func (c *Consents) Confirm(name ConsentName, at time.Time, ip, userAgent *string
 	return true
 }
 
-// Withdrawable reports whether the record's general contact was ever given (granted,
-// expired, revoked or pending): such a record carries a withdrawal link.
-func (c Consents) Withdrawable() bool {
+// Withdrawable reports whether the record has general contact to withdraw at now: granted
+// and live, or pending. Such a record carries a withdrawal link.
+func (c Consents) Withdrawable(now time.Time) bool {
 	for _, gc := range c.generalContact() {
-		switch gc.consent.Status {
-		case StatusGranted, StatusExpired, StatusRevoked, StatusPending:
+		if st := gc.consent.DetailAt(now); st == StatusGranted || st == StatusPending {
 			return true
 		}
 	}

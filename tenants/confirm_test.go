@@ -100,11 +100,15 @@ func TestDoubleOptInTransitions(t *testing.T) {
 	})
 	t.Run("withdrawable and granted channels", func(t *testing.T) {
 		cs := fresh()
-		if !cs.Withdrawable() || len(cs.GrantedChannels(t0)) != 1 || cs.GrantedChannels(t0)[0] != ChannelPhone {
-			t.Errorf("Withdrawable = %v, GrantedChannels = %v", cs.Withdrawable(), cs.GrantedChannels(t0))
+		if !cs.Withdrawable(t0) || len(cs.GrantedChannels(t0)) != 1 || cs.GrantedChannels(t0)[0] != ChannelPhone {
+			t.Errorf("Withdrawable = %v, GrantedChannels = %v", cs.Withdrawable(t0), cs.GrantedChannels(t0))
 		}
-		if (Consents{}).Withdrawable() {
+		if (Consents{}).Withdrawable(t0) {
 			t.Error("a record without general contact is withdrawable")
+		}
+		cs.RevokeGeneralContact(t0, "api")
+		if cs.Withdrawable(t0) {
+			t.Error("a record whose general contact is revoked is withdrawable")
 		}
 	})
 }

@@ -9,6 +9,10 @@ import (
 	"time"
 )
 
+// publicURLEnv configures the links' base (CONSENTFORMS_PUBLIC_URL): servers that share it
+// give the same links.
+const publicURLEnv = "CONSENTFORMS_PUBLIC_URL=https://forms.example.org"
+
 // doiSubmission is a submission granting primary purpose and general contact by e-mail and
 // phone, with a deadline on general contact.
 func doiSubmission(id, email string) map[string]any {

@@ -143,9 +143,10 @@ func (l *Links) ConfirmURL(ctx context.Context, rec tenants.Record, name tenants
 		PublicID: rec.PublicID, Consent: name, Expires: *con.ConfirmBy})
 }
 
-// WithdrawURL is rec's withdrawal link ("" when its general contact was never given).
-func (l *Links) WithdrawURL(ctx context.Context, rec tenants.Record) string {
-	if l == nil || !rec.Consents.Withdrawable() {
+// WithdrawURL is rec's withdrawal link at now ("" when it has no general contact granted or
+// pending).
+func (l *Links) WithdrawURL(ctx context.Context, rec tenants.Record, now time.Time) string {
+	if l == nil || !rec.Consents.Withdrawable(now) {
 		return ""
 	}
 	return l.base(ctx) + "/w/" + l.Signer.Sign(Claims{Kind: KindWithdraw, TenantID: rec.TenantID, Record: rec.Kind, PublicID: rec.PublicID})

@@ -73,7 +73,7 @@ func TestLinksNoPersonalData(t *testing.T) {
 	rec.Consents.GeneralContactEmail = tenants.Consent{Status: tenants.StatusPending, ConfirmBy: &expiry}
 	l := &Links{Signer: NewSigner(key)}
 	ctx := WithBase(context.Background(), "http://req.example/")
-	for _, u := range []string{l.ConfirmURL(ctx, rec, tenants.ConsentGeneralContactEmail), l.WithdrawURL(ctx, rec)} {
+	for _, u := range []string{l.ConfirmURL(ctx, rec, tenants.ConsentGeneralContactEmail), l.WithdrawURL(ctx, rec, expiry.Add(-time.Hour))} {
 		tok := u[strings.LastIndex(u, "/")+1:]
 		body, _, _ := strings.Cut(tok, ".")
 		raw, _ := base64.RawURLEncoding.DecodeString(body)
@@ -82,14 +82,14 @@ func TestLinksNoPersonalData(t *testing.T) {
 		}
 	}
 	l.PublicURL = "https://forms.example.org"
-	if u := l.WithdrawURL(ctx, rec); !strings.HasPrefix(u, "https://forms.example.org/w/") {
+	if u := l.WithdrawURL(ctx, rec, expiry.Add(-time.Hour)); !strings.HasPrefix(u, "https://forms.example.org/w/") {
 		t.Errorf("with a public URL: %q", u)
 	}
-	if u := (&Links{Signer: NewSigner(key)}).WithdrawURL(context.Background(), rec); !strings.HasPrefix(u, "/w/") {
+	if u := (&Links{Signer: NewSigner(key)}).WithdrawURL(context.Background(), rec, expiry.Add(-time.Hour)); !strings.HasPrefix(u, "/w/") {
 		t.Errorf("without any base: %q", u)
 	}
 	rec.Consents.GeneralContactEmail = tenants.Consent{Status: tenants.StatusNotGranted}
-	if u := l.WithdrawURL(ctx, rec); u != "" {
+	if u := l.WithdrawURL(ctx, rec, expiry.Add(-time.Hour)); u != "" {
 		t.Errorf("a record whose general contact was never given has withdrawal link %q", u)
 	}
 	if a, b := ID("tok1"), ID("tok2"); a == b || len(a) != 32 || strings.Contains(a, "tok") {

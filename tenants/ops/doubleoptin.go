@@ -48,7 +48,7 @@ func (s *Service) Links(ctx context.Context, rec tenants.Record) RecordLinks {
 			out.Confirm[name] = s.PersonLinks.ConfirmURL(ctx, rec, name)
 		}
 	}
-	out.Withdraw = s.PersonLinks.WithdrawURL(ctx, rec)
+	out.Withdraw = s.PersonLinks.WithdrawURL(ctx, rec, now)
 	return out
 }
 
@@ -58,9 +58,10 @@ func (s *Service) linkEvents(ctx context.Context, events []tenants.OutboxEvent, 
 	if s.PersonLinks == nil {
 		return events
 	}
+	now := s.Now()
 	for i := range events {
 		if i < len(recs) {
-			events[i] = webhook.WithLinks(events[i], "", s.PersonLinks.WithdrawURL(ctx, recs[i]))
+			events[i] = webhook.WithLinks(events[i], "", s.PersonLinks.WithdrawURL(ctx, recs[i], now))
 		}
 	}
 	return events
@@ -72,7 +73,7 @@ func (s *Service) personEvents(ctx context.Context, rec tenants.Record, events [
 	if s.PersonLinks == nil {
 		return events
 	}
-	withdraw := s.PersonLinks.WithdrawURL(ctx, rec)
+	withdraw := s.PersonLinks.WithdrawURL(ctx, rec, rec.CreatedAt)
 	for i := range events {
 		events[i] = webhook.WithLinks(events[i], "", withdraw)
 	}
