@@ -1,7 +1,7 @@
 # consentforms — see README.md. Every target works on a fresh machine with Go installed.
 GO ?= go
 
-.PHONY: run generate test test-mongo lint lint-openapi bench bench-http bench-store bench-crash check-generated
+.PHONY: run generate test test-mongo lint lint-openapi bench bench-bin bench-http bench-store bench-crash check-generated
 
 run: ## Run the server on the embedded store (./data).
 	$(GO) run ./cmd/consentforms
@@ -55,15 +55,18 @@ lint-openapi: ## Lint api/openapi.json with Redocly's CLI, pinned (needs Node.js
 
 bench: bench-http bench-store bench-crash ## Every load measurement (needs wrk: apt-get install wrk).
 
-bench-http: ## accept-submission req/s and p50/p99 at 64 connections next to a parse-only ceiling (new persons; one shared phone).
-	$(GO) build -o bin/consentforms ./cmd/consentforms
-	$(GO) run ./cmd/bench http -bin bin/consentforms
+# The bench binaries are static (CGO_ENABLED=0), so bin/ can be copied to another machine and
+# run there: bin/bench http -bin bin/consentforms [-base bin/consentforms-old].
+bench-bin:
+	CGO_ENABLED=0 $(GO) build -o bin/consentforms ./cmd/consentforms
+	CGO_ENABLED=0 $(GO) build -o bin/bench ./cmd/bench
 
-bench-store: ## 120k records on the embedded store: person operations and export, re-permission pages, admin pages, audit export, retention, restart.
-	$(GO) build -o bin/consentforms ./cmd/consentforms
-	$(GO) run ./cmd/bench store -bin bin/consentforms
+bench-http: bench-bin ## accept-submission next to a parse-only ceiling (its own process): warm-up, rounds alternating, medians (BASE=bin/x alternates a second binary).
+	bin/bench http -bin bin/consentforms $(if $(BASE),-base $(BASE))
 
-bench-crash: ## SIGKILL under load on each store, then every acknowledged submission is read back.
-	$(GO) build -o bin/consentforms ./cmd/consentforms
-	$(GO) run ./cmd/bench crash -bin bin/consentforms
-	$(GO) run ./cmd/bench crash -bin bin/consentforms -store mongo
+bench-store: bench-bin ## 120k records on the embedded store: person operations and export, re-permission pages, admin pages, audit export, retention, restart.
+	bin/bench store -bin bin/consentforms
+
+bench-crash: bench-bin ## SIGKILL under load on each store, then every acknowledged submission is read back.
+	bin/bench crash -bin bin/consentforms
+	bin/bench crash -bin bin/consentforms -store mongo

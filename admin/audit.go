@@ -22,7 +22,7 @@ const exportTimeout = 10 * time.Minute
 
 // auditActions are the action filter's choices.
 var auditActions = []string{
-	tenants.ActionSubmissionAccepted, tenants.ActionRecordAccepted, tenants.ActionConsentGranted,
+	tenants.ActionConsentGranted, tenants.ActionRecordCreated, tenants.ActionSubmissionAccepted, tenants.ActionRecordAccepted,
 	tenants.ActionConsentRevoked, tenants.ActionConsentExpired, tenants.ActionGDPRAnonymised,
 	tenants.ActionAPIKeyIssued, tenants.ActionAPIKeyRevoked, tenants.ActionFormChanged, tenants.ActionStaffLogin,
 	tenants.ActionStaffCreated, tenants.ActionStaffDisabled, tenants.ActionStaffEnabled, tenants.ActionStaffPassword,

@@ -144,7 +144,7 @@ func auditRecords(e tenants.AuditEntry, linked bool) []web.RecordRef {
 		switch e.Action {
 		case tenants.ActionSubmissionAccepted:
 			out[i].Href = web.RecordPath(string(tenants.KindFormSubmission), id)
-		case tenants.ActionRecordAccepted:
+		case tenants.ActionRecordAccepted, tenants.ActionRecordCreated:
 			kind, _, _ := strings.Cut(e.Detail, " ")
 			out[i].Href = web.RecordPath(kind, id)
 		case tenants.ActionConsentGranted, tenants.ActionConsentExpired, tenants.ActionConsentRevoked, tenants.ActionGDPRAnonymised,

@@ -26,14 +26,14 @@ func (s *server) acceptSubmission(c *fiber.Ctx) error {
 // submissionView is the submission shape of docs/API.md §7.1.
 type submissionView struct {
 	SubmissionID string             `json:"submissionId"`
-	FormID       string             `json:"formId"`
+	FormID       orNull             `json:"formId"`
 	CreatedAt    time.Time          `json:"createdAt"`
 	Contact      tenants.Contact    `json:"contact"`
 	Address      tenants.Address    `json:"address"`
 	Consents     recordConsentsView `json:"consents"`
 	Payload      map[string]any     `json:"payload"`
 	AnonymisedAt *time.Time         `json:"anonymisedAt"`
-	// WithdrawURL is the person's withdrawal link (docs/API.md §13), when general contact was given.
+	// WithdrawURL is the person's withdrawal link (docs/API.md §13), while general contact is granted or pending.
 	WithdrawURL string `json:"withdrawUrl,omitempty"`
 }
 
@@ -47,7 +47,7 @@ func (s *server) getSubmission(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v := submissionView{SubmissionID: rec.PublicID, FormID: rec.FormID, CreatedAt: rec.CreatedAt.UTC().Truncate(time.Second),
+	v := submissionView{SubmissionID: rec.PublicID, FormID: orNull(rec.FormID), CreatedAt: rec.CreatedAt.UTC().Truncate(time.Second),
 		Contact: rec.Contact, Address: rec.Address, Payload: rec.Payload}
 	v.Consents, v.WithdrawURL = s.recordConsents(c, rec)
 	if v.Payload == nil {

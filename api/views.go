@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -39,7 +40,7 @@ type generalContactView struct {
 // submissionConsentsView is one submission in a consent lookup.
 type submissionConsentsView struct {
 	SubmissionID string       `json:"submissionId"`
-	FormID       string       `json:"formId"`
+	FormID       orNull       `json:"formId"`
 	CreatedAt    time.Time    `json:"createdAt"`
 	Consents     consentsView `json:"consents"`
 }
@@ -53,7 +54,7 @@ type personConsentsView struct {
 func viewPersonConsents(p ops.PersonConsents) personConsentsView {
 	v := personConsentsView{GeneralContact: generalContactView(p.GeneralContact), Submissions: make([]submissionConsentsView, len(p.Submissions))}
 	for i, s := range p.Submissions {
-		v.Submissions[i] = submissionConsentsView{SubmissionID: s.SubmissionID, FormID: s.FormID, CreatedAt: s.CreatedAt, Consents: viewConsents(s.Consents)}
+		v.Submissions[i] = submissionConsentsView{SubmissionID: s.SubmissionID, FormID: orNull(s.FormID), CreatedAt: s.CreatedAt, Consents: viewConsents(s.Consents)}
 	}
 	return v
 }
@@ -68,7 +69,7 @@ type recordView struct {
 func viewRecords(rs []ops.RecordView) []recordView {
 	out := make([]recordView, len(rs))
 	for i, r := range rs {
-		out[i] = recordView{submissionView{SubmissionID: r.SubmissionID, FormID: r.FormID, CreatedAt: r.CreatedAt, Contact: r.Contact,
+		out[i] = recordView{submissionView{SubmissionID: r.SubmissionID, FormID: orNull(r.FormID), CreatedAt: r.CreatedAt, Contact: r.Contact,
 			Address: r.Address, Consents: plainConsents(viewConsents(r.Consents)), Payload: r.Payload, AnonymisedAt: r.AnonymisedAt, WithdrawURL: r.WithdrawURL}, r.Fields}
 	}
 	return out
@@ -105,7 +106,7 @@ func ExportView(e ops.PersonExport) any {
 type expiringItemView struct {
 	SubmissionID string       `json:"submissionId"`
 	Kind         tenants.Kind `json:"kind"`
-	FormID       string       `json:"formId"`
+	FormID       orNull       `json:"formId"`
 	Email        *string      `json:"email,omitempty"`
 	PhoneNumber  *string      `json:"phoneNumber,omitempty"`
 	FirstName    *string      `json:"firstName"`
@@ -121,7 +122,19 @@ type expiringPageView struct {
 func viewExpiring(p ops.ExpiringPage) expiringPageView {
 	v := expiringPageView{Items: make([]expiringItemView, len(p.Items)), NextCursor: p.NextCursor}
 	for i, it := range p.Items {
-		v.Items[i] = expiringItemView(it)
+		v.Items[i] = expiringItemView{SubmissionID: it.SubmissionID, Kind: it.Kind, FormID: orNull(it.FormID), Email: it.Email,
+			PhoneNumber: it.PhoneNumber, FirstName: it.FirstName, Deadline: it.Deadline}
 	}
 	return v
+}
+
+// orNull is a string the JSON shapes write as null when it is empty: a value that is absent
+// (the form of a canvassing record) reads null, never "".
+type orNull string
+
+func (s orNull) MarshalJSON() ([]byte, error) {
+	if s == "" {
+		return []byte("null"), nil
+	}
+	return json.Marshal(string(s))
 }

@@ -19,13 +19,17 @@ var ErrClosed = errors.New("writer closed")
 
 // Batcher runs write on batches of jobs, one batch at a time, on its own goroutine.
 type Batcher[J any] struct {
-	max     int
-	write   func(jobs []J)
-	observe func(size int, took time.Duration)
-	work    chan item[J]
-	stop    chan struct{}
-	stopped chan struct{}
-	once    sync.Once
+	max   int
+	write func(jobs []J)
+	// With NewPipelined: writeAsync and its lower bound (see there).
+	writeAsync func(jobs []J, done func())
+	min        int
+	busy       func() <-chan struct{}
+	observe    func(size int, took time.Duration)
+	work       chan item[J]
+	stop       chan struct{}
+	stopped    chan struct{}
+	once       sync.Once
 	// mu orders Do's queueing before Close: Close takes it exclusively to set closed, so no job
 	// enters the queue after Close began draining it (such a job would never be written).
 	mu     sync.RWMutex
@@ -48,6 +52,25 @@ type item[J any] struct {
 // New starts a Batcher that writes at most max jobs at a time with write; write reports each
 // job's outcome through the job itself (a pointer), before it returns. observe, when given,
 // is told each batch's size and how long write took (the writer's metrics).
+// NewPipelined starts a Batcher whose write returns before its batch is final: write stores
+// the batch and calls done once the outcome is final (durable), possibly on another goroutine
+// and after later batches were written; only then are the batch's callers answered, so the
+// next batch is written while one waits for the disk. busy returns a channel that is closed
+// while no batch awaits done. A batch smaller than min is written only once nothing awaits
+// done (or the Batcher stops): while the disk works, requests gather for the next batch
+// instead of being written a few at a time, so batches do not shrink and a lone request still
+// waits for nobody but the disk. observe hears each batch's size and the time until done.
+func NewPipelined[J any](max, min int, write func(jobs []J, done func()), busy func() <-chan struct{},
+	observe ...func(size int, took time.Duration)) *Batcher[J] {
+	b := &Batcher[J]{max: max, min: min, writeAsync: write, busy: busy, work: make(chan item[J], 4*max),
+		stop: make(chan struct{}), stopped: make(chan struct{})}
+	if len(observe) > 0 && observe[0] != nil {
+		b.observe = observe[0]
+	}
+	go b.loop()
+	return b
+}
+
 func New[J any](max int, write func(jobs []J), observe ...func(size int, took time.Duration)) *Batcher[J] {
 	b := &Batcher[J]{max: max, write: write, work: make(chan item[J], 4*max), stop: make(chan struct{}), stopped: make(chan struct{})}
 	if len(observe) > 0 && observe[0] != nil {
@@ -128,6 +151,25 @@ func (b *Batcher[J]) collect(first item[J]) []item[J] {
 		case it := <-b.work:
 			batch = append(batch, it)
 		default:
+			return b.gather(batch)
+		}
+	}
+	return batch
+}
+
+// gather adds to a batch below the minimum while an earlier batch still awaits the disk.
+func (b *Batcher[J]) gather(batch []item[J]) []item[J] {
+	if b.busy == nil {
+		return batch
+	}
+	idle := b.busy()
+	for len(batch) < b.min {
+		select {
+		case it := <-b.work:
+			batch = append(batch, it)
+		case <-idle:
+			return batch
+		case <-b.stop:
 			return batch
 		}
 	}
@@ -145,13 +187,20 @@ func (b *Batcher[J]) run(batch []item[J]) {
 		return
 	}
 	start := time.Now()
+	finish := func() {
+		if b.observe != nil {
+			b.observe(len(jobs), time.Since(start))
+		}
+		for _, it := range batch {
+			close(it.done)
+		}
+	}
+	if b.writeAsync != nil {
+		b.writeAsync(jobs, finish)
+		return
+	}
 	b.write(jobs)
-	if b.observe != nil {
-		b.observe(len(jobs), time.Since(start))
-	}
-	for _, it := range batch {
-		close(it.done)
-	}
+	finish()
 }
 
 // Observer adapts the domain's observer to New's hook; nil observes nothing.

@@ -167,3 +167,101 @@ func TestObserve(t *testing.T) {
 		t.Errorf("observed %d jobs in %d batches, want 5 in 5 (one at a time)", total, batches)
 	}
 }
+
+// TestPipelined: a pipelined batch's callers are answered only at its done, later batches are
+// written meanwhile, and while one awaits done a batch below the minimum is not written until
+// enough jobs queued; a lone job, with nothing awaiting done, is written at once.
+func TestPipelined(t *testing.T) {
+	var mu sync.Mutex
+	var sizes []int
+	var waiting []func()
+	idle := make(chan struct{})
+	close(idle)
+	busy := func() <-chan struct{} {
+		mu.Lock()
+		defer mu.Unlock()
+		return idle
+	}
+	b := NewPipelined(64, 8, func(jobs []*job, done func()) {
+		mu.Lock()
+		defer mu.Unlock()
+		sizes = append(sizes, len(jobs))
+		for _, j := range jobs {
+			j.result = j.n * 2
+		}
+		waiting = append(waiting, done)
+		if len(waiting) == 1 {
+			idle = make(chan struct{})
+		}
+	}, busy)
+	defer b.Close()
+	finish := func() { // the disk: answers every batch written so far
+		mu.Lock()
+		ws := waiting
+		waiting = nil
+		close(idle)
+		mu.Unlock()
+		for _, d := range ws {
+			d()
+		}
+	}
+	answered := make(chan int, 100)
+	do := func(n int) {
+		j := &job{n: n}
+		if err := b.Do(context.Background(), j); err != nil || j.result != 2*n {
+			t.Errorf("job %d: %v, result %d", n, err, j.result)
+		}
+		answered <- n
+	}
+	go do(0)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		n := len(sizes)
+		mu.Unlock()
+		if n == 1 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	select {
+	case <-answered:
+		t.Fatal("answered before its batch was done")
+	case <-time.After(20 * time.Millisecond):
+	}
+	// While the first awaits done, 5 jobs (below the minimum of 8) wait; 3 more make 8.
+	for i := 1; i <= 5; i++ {
+		go do(i)
+	}
+	time.Sleep(50 * time.Millisecond)
+	mu.Lock()
+	if len(sizes) != 1 {
+		t.Errorf("batches %v: a batch below the minimum was written while one awaited done", sizes)
+	}
+	mu.Unlock()
+	for i := 6; i <= 8; i++ {
+		go do(i)
+	}
+	for time.Now().Before(deadline) {
+		mu.Lock()
+		n := len(sizes)
+		mu.Unlock()
+		if n == 2 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	finish()
+	for range 9 {
+		select {
+		case <-answered:
+		case <-time.After(5 * time.Second):
+			t.Fatal("a job was not answered after done")
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(sizes) != 2 || sizes[0] != 1 || sizes[1] != 8 {
+		t.Errorf("batches %v, want [1 8]", sizes)
+	}
+}

@@ -98,12 +98,18 @@ func (w *Writer) changes(ctx context.Context, ch tenants.Change) ([]change, erro
 
 // Revoke implements tenants.Writer: ch is applied to every record first (an Apply that fails
 // writes nothing), then each record's consents are rewritten conditionally on the revision
-// read (a record changed meanwhile is read again and the change applied to it), then the audit
-// entries are appended. A revocation changes consents only: nothing else is written. A stop
-// between the rewrites and the audit entries loses the entries (the records still say when and
-// by what they were revoked), and a repeat, changing nothing, appends none.
+// read (a record changed meanwhile is read again and the change applied to it), together with
+// the id of the audit entry the rewrite awaits, then the entry is appended and the marks
+// cleared. A revocation changes consents only: nothing else is written. A stop between the
+// rewrites and the entry leaves the marks; whoever reaches a marked record next — the caller's
+// repeat, answered the error — finds its entry missing and appends it, so that a revocation is
+// never left without its entry and a repeat never writes one twice.
 func (w *Writer) Revoke(ctx context.Context, ch tenants.Change) ([]tenants.Record, error) {
-	todo, err := w.changes(ctx, ch)
+	docs, err := w.s.Records.changeDocs(ctx, ch)
+	if err != nil {
+		return nil, err
+	}
+	todo, owed, err := w.revocations(ctx, docs, ch)
 	if err != nil {
 		return nil, err
 	}
@@ -115,14 +121,15 @@ func (w *Writer) Revoke(ctx context.Context, ch tenants.Change) ([]tenants.Recor
 			return nil, err
 		}
 	}
-	var changed []tenants.Record
+	entryID := tenants.NewAuditID(time.Now())
+	changed := owed
 	for _, c := range todo {
-		ok, err := w.revoke(ctx, ch, c)
+		ok, err := w.revoke(ctx, ch, c, entryID)
 		if err != nil {
-			// What was rewritten is audited before the error is answered: the repeat finds
-			// those records unchanged and audits only the rest.
+			// What was rewritten is audited before the error is answered; should that fail
+			// too, the marks make the repeat audit it.
 			if len(changed) > 0 {
-				err = errors.Join(err, w.appendRepeating(ctx, ch.Audit(changed)))
+				err = errors.Join(err, w.auditRevoked(ctx, ch, entryID, changed))
 			}
 			return nil, err
 		}
@@ -131,11 +138,61 @@ func (w *Writer) Revoke(ctx context.Context, ch tenants.Change) ([]tenants.Recor
 		}
 	}
 	if len(changed) > 0 {
-		if err := w.appendRepeating(ctx, ch.Audit(changed)); err != nil {
+		if err := w.auditRevoked(ctx, ch, entryID, changed); err != nil {
 			return nil, err
 		}
 	}
 	return changed, nil
+}
+
+// revocations applies ch to copies of docs and returns those it changes, and, of the others,
+// the records an earlier revocation marked whose entry is missing (owed an entry).
+func (w *Writer) revocations(ctx context.Context, docs []recordDoc, ch tenants.Change) (todo []change, owed []tenants.Record, err error) {
+	for _, d := range docs {
+		c, err := prepare(d, ch)
+		if err != nil {
+			return nil, nil, err
+		}
+		switch {
+		case c.changed:
+			todo = append(todo, c)
+		case d.AuditPending != "":
+			ok, err := w.s.Audit.settled(ctx, d.TenantID, d.AuditPending)
+			if err != nil {
+				return nil, nil, err
+			}
+			if !ok {
+				owed = append(owed, c.before)
+			}
+		}
+	}
+	return todo, owed, nil
+}
+
+// auditRevoked appends the entries of the revoked records, the first under entryID (the id
+// their marks await), then clears the marks (a mark left by a failure here finds its entry
+// stored and is cleared by the next revocation reaching the record).
+func (w *Writer) auditRevoked(ctx context.Context, ch tenants.Change, entryID string, recs []tenants.Record) error {
+	entries := ch.Audit(recs)
+	if len(entries) == 0 {
+		return nil
+	}
+	entries[0].ID = entryID
+	if err := w.appendRepeating(ctx, entries); err != nil {
+		return err
+	}
+	byKind := map[tenants.Kind][]string{}
+	for _, r := range recs {
+		byKind[r.Kind] = append(byKind[r.Kind], r.ID)
+	}
+	for kind, ids := range byKind {
+		if c, err := w.s.Records.col(kind); err == nil {
+			_, _ = c.UpdateMany(ctx, bson.D{{Key: "tenantId", Value: ch.TenantID}, {Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}},
+				{Key: "auditPending", Value: bson.D{{Key: "$exists", Value: true}}}},
+				bson.D{{Key: "$unset", Value: bson.D{{Key: "auditPending", Value: ""}}}})
+		}
+	}
+	return nil
 }
 
 // appendRepeating appends entries of a change already written, repeating the append while its
@@ -156,18 +213,19 @@ func (w *Writer) appendRepeating(ctx context.Context, entries []tenants.AuditEnt
 	}
 }
 
-// revoke stores c's consents; false when, read again, the record needs no change.
-func (w *Writer) revoke(ctx context.Context, ch tenants.Change, c change) (bool, error) {
+// revoke stores c's consents, marked as awaiting the entry entryID; false when, read again,
+// the record needs no change.
+func (w *Writer) revoke(ctx context.Context, ch tenants.Change, c change, entryID string) (bool, error) {
 	for range casAttempts {
-		ok, err := w.cas(ctx, c.doc, setConsents(c.after))
+		update := setConsents(c.after)
+		update[0].Value = append(update[0].Value.(bson.D), bson.E{Key: "auditPending", Value: entryID})
+		ok, err := w.cas(ctx, c.doc, update)
 		if transient(err) {
 			// The answer was lost: the rewrite may have been applied. Read again: at the next
-			// revision and no longer needing the change, it is taken as this call's.
+			// revision, marked by this call, it is this call's.
 			d, rerr := w.s.Records.getDoc(ctx, c.doc.TenantID, c.doc.Kind, c.doc.ID)
-			if rerr == nil && d.Rev == c.doc.Rev+1 {
-				if again, perr := prepare(d, ch); perr == nil && !again.changed {
-					return true, nil
-				}
+			if rerr == nil && d.Rev == c.doc.Rev+1 && d.AuditPending == entryID {
+				return true, nil
 			}
 			return false, err
 		}

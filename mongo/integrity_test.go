@@ -297,3 +297,55 @@ func TestLeases(t *testing.T) {
 		t.Errorf("%d lease documents, want the latest term only", n)
 	}
 }
+
+// TestRevocationEntryNeverLost: a revocation whose rewrites were stored but whose audit entry
+// could not be appended before its caller was answered an error (the connection gone for
+// longer than the writer repeats the append) gets its entry from the caller's repeat, once;
+// a further repeat adds nothing and the chain verifies.
+func TestRevocationEntryNeverLost(t *testing.T) {
+	s := openStore(t, server.URI(), freshDB())
+	ingest(t, s, person("f", tenants.KindFormSubmission, "r1", "k1"), person("f", tenants.KindFormSubmission, "r2", "k1"))
+	ch := faultChange("k1", func(rec *tenants.Record) (bool, error) {
+		return rec.Consents.RevokeGeneralContact(t0.Add(time.Minute), "api"), nil
+	}, tenants.ActionConsentRevoked)
+	// The first call stops after its rewrites, as when every append after them was cut.
+	docs, err := s.Records.changeDocs(ctx, ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	todo, _, err := s.Writer.revocations(ctx, docs, ch)
+	if err != nil || len(todo) != 2 {
+		t.Fatalf("revocations = %d, %v; want 2", len(todo), err)
+	}
+	for _, c := range todo {
+		if ok, err := s.Writer.revoke(ctx, ch, c, tenants.NewAuditID(t0)); !ok || err != nil {
+			t.Fatalf("revoke = %v, %v", ok, err)
+		}
+	}
+	revoked := func() []tenants.AuditEntry {
+		es, err := s.Audit.List(ctx, "f", tenants.AuditFilter{Action: tenants.ActionConsentRevoked})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return es
+	}
+	if es := revoked(); len(es) != 0 {
+		t.Fatalf("%d entries before the repeat", len(es))
+	}
+	// The caller's repeat: nothing left to change, but the entry is owed.
+	got, err := s.Writer.Revoke(ctx, ch)
+	if err != nil || len(got) != 2 {
+		t.Fatalf("the repeat = %d records, %v; want the 2 revoked by the first call", len(got), err)
+	}
+	es := revoked()
+	if len(es) != 1 || len(es[0].RecordIDs) != 2 {
+		t.Fatalf("after the repeat %d consent.revoked entries (%v); want one naming both records", len(es), es)
+	}
+	if got, err := s.Writer.Revoke(ctx, ch); err != nil || len(got) != 0 {
+		t.Fatalf("a further repeat = %d records, %v; want none", len(got), err)
+	}
+	if es := revoked(); len(es) != 1 {
+		t.Errorf("after a further repeat %d entries, want 1", len(es))
+	}
+	verifyOK(t, s, "f", 3)
+}

@@ -39,6 +39,11 @@ type recordDoc struct {
 	// the writer tells its own insert, repeated after a lost answer, from another call's, and
 	// removes only its own when it cannot complete the ingestion.
 	Ingest string `bson:"ingest,omitempty"`
+	// AuditPending is the id of the audit entry the record's latest revocation awaits, written
+	// with the revocation itself: a revocation whose entry could not be appended before its
+	// caller was answered an error leaves it, and the caller's repeat (or any later revocation
+	// reaching the record) appends the entry then — a revocation is never left without one.
+	AuditPending string `bson:"auditPending,omitempty"`
 }
 
 func toDoc(r tenants.Record) (recordDoc, error) {

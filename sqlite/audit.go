@@ -39,12 +39,9 @@ func (r *Audit) Append(ctx context.Context, entries ...tenants.AuditEntry) error
 // the heads it read or moved, so a batch reads each tenant's head once.
 func appendAudit(ctx context.Context, st statements, entries []tenants.AuditEntry) error {
 	for _, e := range entries {
-		head, ok := st.heads[e.TenantID]
-		if !ok {
-			err := st.head.QueryRowContext(ctx, e.TenantID).Scan(&head.Chain, &head.Hash)
-			if err != nil && !errors.Is(err, sql.ErrNoRows) {
-				return translate("read audit chain", err)
-			}
+		head, err := st.chainEnd(ctx, e.TenantID)
+		if err != nil {
+			return err
 		}
 		next := head.Link(&e)
 		args, err := auditArgs(e)
@@ -62,6 +59,19 @@ func appendAudit(ctx context.Context, st statements, entries []tenants.AuditEntr
 		st.heads[e.TenantID] = head
 	}
 	return nil
+}
+
+// chainEnd is the end of the tenant's chain as this transaction last left it, read from the
+// index on its first use.
+func (st statements) chainEnd(ctx context.Context, tenantID string) (tenants.ChainHead, error) {
+	head, ok := st.heads[tenantID]
+	if !ok {
+		err := st.head.QueryRowContext(ctx, tenantID).Scan(&head.Chain, &head.Hash)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return head, translate("read audit chain", err)
+		}
+	}
+	return head, nil
 }
 
 func auditArgs(e tenants.AuditEntry) ([]any, error) {
@@ -149,37 +159,9 @@ type cursor struct {
 
 // page runs the filtered query, after the cursor when given; a nil tenantID spans tenants.
 func (r *Audit) page(ctx context.Context, tenantID *string, f tenants.AuditFilter, after *cursor, fn func(tenants.AuditEntry) error) (cursor, error) {
-	var where []string
-	args := []any{sql.Named("limit", limitOrAll(f.Limit)), sql.Named("skip", f.Skip)}
-	add := func(cond, name string, v any) {
-		where = append(where, cond)
-		args = append(args, sql.Named(name, v))
-	}
-	if tenantID != nil {
-		add("tenant_id = :tenant", "tenant", *tenantID)
-	}
-	if f.Action != "" {
-		add("action = :action", "action", f.Action)
-	}
-	if f.Actor != "" {
-		add("actor = :actor", "actor", f.Actor)
-	}
-	if !f.From.IsZero() {
-		add("time >= :from", "from", ms(f.From))
-	}
-	if !f.To.IsZero() {
-		add("time < :to", "to", ms(f.To))
-	}
-	if after != nil {
-		add("(time < :at OR (time = :at AND seq < :seq))", "at", after.time)
-		args = append(args, sql.Named("seq", after.seq))
-	}
-	q := `SELECT seq, ` + auditCols + ` FROM audit`
-	if len(where) > 0 {
-		q += ` WHERE ` + strings.Join(where, " AND ")
-	}
+	q, args := auditQuery(tenantID, f, after)
 	var last cursor
-	rows, err := r.s.r.QueryContext(ctx, q+` ORDER BY time DESC, seq DESC LIMIT :limit OFFSET :skip`, args...)
+	rows, err := r.s.r.QueryContext(ctx, q, args...)
 	if err != nil {
 		return last, translate("list audit", err)
 	}
@@ -232,4 +214,38 @@ func decodeAuditJSON(e *tenants.AuditEntry, ids, counts sql.NullString) error {
 		}
 	}
 	return nil
+}
+
+// auditQuery is page's query and its arguments.
+func auditQuery(tenantID *string, f tenants.AuditFilter, after *cursor) (string, []any) {
+	var where []string
+	args := []any{sql.Named("limit", limitOrAll(f.Limit)), sql.Named("skip", f.Skip)}
+	add := func(cond, name string, v any) {
+		where = append(where, cond)
+		args = append(args, sql.Named(name, v))
+	}
+	if tenantID != nil {
+		add("tenant_id = :tenant", "tenant", *tenantID)
+	}
+	if f.Action != "" {
+		add("action = :action", "action", f.Action)
+	}
+	if f.Actor != "" {
+		add("actor = :actor", "actor", f.Actor)
+	}
+	if !f.From.IsZero() {
+		add("time >= :from", "from", ms(f.From))
+	}
+	if !f.To.IsZero() {
+		add("time < :to", "to", ms(f.To))
+	}
+	if after != nil {
+		add("(time < :at OR (time = :at AND seq < :seq))", "at", after.time)
+		args = append(args, sql.Named("seq", after.seq))
+	}
+	q := `SELECT seq, ` + auditCols + ` FROM audit`
+	if len(where) > 0 {
+		q += ` WHERE ` + strings.Join(where, " AND ")
+	}
+	return q + ` ORDER BY time DESC, seq DESC LIMIT :limit OFFSET :skip`, args
 }

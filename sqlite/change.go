@@ -118,8 +118,7 @@ func rewrite(ctx context.Context, tx *sql.Tx, st statements, row recordRow, rec 
 	}
 	for _, k := range row.rec.MatchKeys {
 		if !slices.Contains(rec.MatchKeys, k) {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM match_keys WHERE tenant_id = ? AND key = ? AND rid = ?`,
-				row.rec.TenantID, k, row.rid); err != nil {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM match_keys WHERE key = ? AND rid = ?`, key16(k), row.rid); err != nil {
 				return translate("delete match key", err)
 			}
 		}
@@ -130,7 +129,7 @@ func rewrite(ctx context.Context, tx *sql.Tx, st statements, row recordRow, rec 
 			added = append(added, k)
 		}
 	}
-	return insertKeys(ctx, st, rec.TenantID, row.rid, added)
+	return insertKeys(ctx, st, row.rid, added)
 }
 
 // Expire implements tenants.Writer: due records are read through the next-deadline index and

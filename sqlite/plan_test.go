@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"strings"
 	"testing"
 	"time"
@@ -21,21 +22,7 @@ func TestRightsQueriesUseIndexes(t *testing.T) {
 	now := time.Now()
 	plan := func(query string, args ...any) string {
 		t.Helper()
-		rows, err := s.r.QueryContext(ctx, `EXPLAIN QUERY PLAN `+query, args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			var id, parent, notused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, detail)
-		}
-		return strings.Join(out, "; ")
+		return queryPlan(t, s, query, args...)
 	}
 	check := func(got, index string) {
 		t.Helper()
@@ -64,4 +51,116 @@ func TestRightsQueriesUseIndexes(t *testing.T) {
 		}
 		check(plan(`SELECT rid FROM records `+cond+` ORDER BY `+col+`, rid LIMIT 10`, "a", "f", 1), index)
 	}
+}
+
+// TestListAndJobQueriesUseIndexes: every list, look-up and job query reads through an index in
+// the order it returns (no table scan, no temporary sort): finding a person by match keys,
+// the record lists (all, by form) and counts, the expiry job's due records, the audit log's
+// lists (per tenant, per action, per actor, across tenants, keyset-paged), the hash chain's
+// end and walk, and the outgoing webhooks' due deliveries.
+func TestListAndJobQueriesUseIndexes(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, Config{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	plan := func(query string, args ...any) string {
+		t.Helper()
+		return queryPlan(t, s, query, args...)
+	}
+	now := time.Now()
+	tenant := "a"
+	type query struct {
+		name, q string
+		args    []any
+		want    []string // every one must be in the plan
+	}
+	var qs []query
+	find := `SELECT ` + prefixed("r.", recordCols) + ` FROM records r WHERE r.rid IN (
+		SELECT rid FROM match_keys WHERE key IN (?, ?)) AND +r.tenant_id = ? ORDER BY r.rid`
+	qs = append(qs, query{"find a person", find, []any{key16("k1"), key16("k2"), tenant},
+		[]string{"SEARCH match_keys USING PRIMARY KEY (key=?)", "SEARCH r USING INTEGER PRIMARY KEY (rowid=?)"}})
+	for _, p := range []struct {
+		name  string
+		page  tenants.Page
+		index string
+	}{
+		{"list records", tenants.Page{Limit: 50, Now: now}, "records_created"},
+		{"list records of a form", tenants.Page{Limit: 50, FormID: "f", Now: now}, "records_form"},
+	} {
+		where, args, err := listWhere(tenant, tenants.KindFormSubmission, p.page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, sql.Named("limit", 50), sql.Named("skip", 0))
+		qs = append(qs, query{p.name, `SELECT ` + recordCols + ` FROM records WHERE ` + where +
+			` ORDER BY created_at DESC, rid DESC LIMIT :limit OFFSET :skip`, args, []string{"SEARCH records USING INDEX " + p.index}})
+	}
+	qs = append(qs,
+		query{"count records", `SELECT count(*) FROM records WHERE tenant_id = ? AND kind = ?`, []any{tenant, "formSubmission"},
+			[]string{"SEARCH records USING COVERING INDEX"}},
+		query{"the expiry job's due records", `SELECT ` + recordCols + ` FROM records WHERE next_deadline <= ? ORDER BY next_deadline LIMIT ?`,
+			[]any{ms(now), 100}, []string{"SEARCH records USING INDEX records_due"}},
+		query{"the chain's end", chainHead, []any{tenant}, []string{"SEARCH audit USING"}},
+		query{"the chain's walk", `SELECT ` + auditCols + ` FROM audit WHERE tenant_id = ? AND chain > ? ORDER BY chain LIMIT ?`,
+			[]any{tenant, 0, 2000}, []string{"SEARCH audit USING INDEX"}},
+		query{"due webhook deliveries", `SELECT ` + deliveryCols + ` FROM webhook_deliveries WHERE status = 'pending' AND next_at <= ? ORDER BY next_at LIMIT ?`,
+			[]any{ms(now), 100}, []string{"SEARCH webhook_deliveries USING INDEX webhook_deliveries_due"}},
+	)
+	for _, a := range []struct {
+		name   string
+		tenant *string
+		f      tenants.AuditFilter
+		after  *cursor
+		index  string
+	}{
+		{"audit log", &tenant, tenants.AuditFilter{Limit: 50}, nil, "audit_tenant"},
+		{"audit log by action", &tenant, tenants.AuditFilter{Limit: 50, Action: tenants.ActionConsentGranted}, nil, "audit_tenant_action"},
+		{"audit log by actor", &tenant, tenants.AuditFilter{Limit: 50, Actor: "key:k1"}, nil, "audit_tenant_actor"},
+		{"audit log in a date range, paged", &tenant, tenants.AuditFilter{Limit: 2000, From: now.Add(-time.Hour), To: now}, &cursor{time: ms(now), seq: 9}, "audit_tenant"},
+		{"audit log of every tenant", nil, tenants.AuditFilter{Limit: 50}, nil, "audit_time"},
+	} {
+		q, args := auditQuery(a.tenant, a.f, a.after)
+		qs = append(qs, query{a.name, q, args, []string{"SEARCH audit USING INDEX " + a.index}})
+		if a.tenant == nil {
+			qs[len(qs)-1].want = []string{"SCAN audit USING INDEX audit_time"}
+		}
+	}
+	for _, q := range qs {
+		got := plan(q.q, q.args...)
+		for _, w := range q.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: plan %q, want %q", q.name, got, w)
+			}
+		}
+		if strings.Contains(got, "TEMP B-TREE") {
+			t.Errorf("%s: plan %q sorts", q.name, got)
+		}
+		for _, table := range []string{"records", "audit", "match_keys", "webhook_deliveries"} {
+			if strings.Contains(got, "SCAN "+table) && !strings.Contains(got, "SCAN "+table+" USING INDEX") {
+				t.Errorf("%s: plan %q scans %s", q.name, got, table)
+			}
+		}
+	}
+}
+
+// queryPlan is SQLite's plan of query, its steps joined by "; ".
+func queryPlan(t *testing.T, s *Store, query string, args ...any) string {
+	t.Helper()
+	rows, err := s.r.QueryContext(context.Background(), `EXPLAIN QUERY PLAN `+query, args...)
+	if err != nil {
+		t.Fatal(query, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id, parent, notused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, detail)
+	}
+	return strings.Join(out, "; ")
 }

@@ -31,7 +31,7 @@ func TestMeasureStartCheck(t *testing.T) {
 INSERT INTO records (tenant_id, kind, public_id, form_id, created_at, pp_status, ge_status, gp_status, body)
 SELECT 'tenant'||(x%10), 'form_submission', 'sub-'||x, 'petition', 1700000000000+x, 'granted', 'granted', 'not_granted',
  '{"contact":{"email":"p'||x||'@example.org"},"consents":{},"payload":{"pad":"'||hex(randomblob(200))||'"}}' FROM c;
-INSERT INTO match_keys (tenant_id, key, rid) SELECT tenant_id, hex(randomblob(16)), rid FROM records;`
+INSERT INTO match_keys (key, rid) SELECT randomblob(16), rid FROM records;`
 	if out, err := exec.Command("sqlite3", db, q).CombinedOutput(); err != nil {
 		t.Fatalf("%v %s", err, out)
 	}

@@ -43,12 +43,15 @@ func findRows(ctx context.Context, q querier, tenantID string, matchKeys []strin
 	if len(matchKeys) == 0 {
 		return nil, nil
 	}
-	args := []any{tenantID}
+	var args []any
 	for _, k := range matchKeys {
-		args = append(args, k)
+		args = append(args, key16(k))
 	}
+	args = append(args, tenantID)
+	// The keys hold the tenant (the hash mixes it in); the records' tenant is checked as well,
+	// with "+" so that the planner reads through the match keys, never the tenant's records.
 	query := `SELECT ` + prefixed("r.", recordCols) + ` FROM records r WHERE r.rid IN (
-		SELECT rid FROM match_keys WHERE tenant_id = ? AND key IN (` + placeholders(len(matchKeys)) + `))`
+		SELECT rid FROM match_keys WHERE key IN (` + placeholders(len(matchKeys)) + `)) AND +r.tenant_id = ?`
 	if len(kinds) > 0 {
 		query += ` AND r.kind IN (` + placeholders(len(kinds)) + `)`
 		for _, k := range kinds {

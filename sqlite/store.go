@@ -43,6 +43,7 @@ type Store struct {
 	// diskProbed is the lastDiskError a write has since proved over.
 	diskProbed atomic.Int64
 	w          *sql.DB // the one writing connection
+	cp         *sql.DB // the checkpointer's connection (durable.go)
 	r          *sql.DB // read-only connections
 
 	Tenants *Tenants
@@ -110,6 +111,12 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		_ = s.w.Close()
 		return nil, fmt.Errorf("open %s: %w", s.path, err)
 	}
+	if s.cp, err = sql.Open("sqlite", "file:"+s.path+"?"+pragmas); err != nil {
+		_ = s.w.Close()
+		_ = s.r.Close()
+		return nil, fmt.Errorf("open %s: %w", s.path, err)
+	}
+	s.cp.SetMaxOpenConns(1)
 	n := max(4, 2*runtime.NumCPU())
 	s.r.SetMaxOpenConns(n)
 	s.r.SetMaxIdleConns(n)
@@ -144,7 +151,7 @@ func (s *Store) openWriter(ctx context.Context) error {
 	// processes never both hold a read lock while waiting to write.
 	// A log that grew in a burst is cut back to 64 MiB when it is next reused.
 	var err error
-	s.w, err = sql.Open("sqlite", "file:"+s.path+"?"+pragmas+"&_pragma=journal_mode(wal)&_pragma=journal_size_limit(67108864)&_txlock=immediate")
+	s.w, err = sql.Open("sqlite", "file:"+s.path+"?"+pragmas+"&_pragma=journal_mode(wal)&_pragma=journal_size_limit(67108864)&_pragma=wal_autocheckpoint(0)&_txlock=immediate")
 	if err != nil {
 		return fmt.Errorf("open %s: %w", s.path, err)
 	}
@@ -156,6 +163,10 @@ func (s *Store) openWriter(ctx context.Context) error {
 		return fmt.Errorf("open %s: %w", s.path, err)
 	}
 	if err := migrate(ctx, s.w); err != nil {
+		_ = s.w.Close()
+		return err
+	}
+	if err := moveMatchKeys(ctx, s.w); err != nil {
 		_ = s.w.Close()
 		return err
 	}
@@ -230,6 +241,9 @@ func (s *Store) Close(ctx context.Context) error {
 	var errs []error
 	if s.r != nil {
 		errs = append(errs, s.r.Close())
+	}
+	if s.cp != nil {
+		errs = append(errs, s.cp.Close())
 	}
 	errs = append(errs, s.w.Close())
 	return errors.Join(errs...)

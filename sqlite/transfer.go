@@ -132,7 +132,7 @@ func importItem(ctx context.Context, tx *sql.Tx, st statements, it tenants.Item)
 			return 0, err
 		}
 		j := &ingestJob{in: tenants.Ingestion{Record: *it.Record}, d: d}
-		if err := insertIngestions(ctx, st, []*ingestJob{j}); err != nil || !j.stored {
+		if err := insertIngestion(ctx, st, j); err != nil || !j.stored {
 			return 0, err
 		}
 		return 1, nil

@@ -3,8 +3,10 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,12 +22,16 @@ const maxBatch = 256
 const writeTimeout = 30 * time.Second
 
 // Writer makes every change to records. Ingestions are grouped (package batch) and each batch
-// is written in one transaction, so one fsync makes a whole batch durable. Erasure, revocation
-// and expiry are one transaction each. All of them share the store's one writing connection.
+// is written in one transaction with one multi-row INSERT per table; its fsync runs beside the
+// writer (durable.go), which meanwhile writes the next batch. Erasure, revocation and expiry
+// are one transaction each, durable at their commit. All of them share the store's one
+// writing connection.
 type Writer struct {
 	s     *Store
 	st    statements
 	batch *batch.Batcher[*ingestJob]
+	sync  *syncer
+	cp    checkpointer
 	stop  chan struct{}
 	once  sync.Once
 
@@ -33,6 +39,8 @@ type Writer struct {
 	// pending is set while an erasure's scrub is not done; the scrubber completes it.
 	pending    bool
 	background sync.WaitGroup
+	// multi caches the multi-row statements by query (writer goroutine only).
+	multi map[string]*sql.Stmt
 }
 
 var _ tenants.Writer = (*Writer)(nil)
@@ -49,10 +57,12 @@ func newWriter(ctx context.Context, s *Store, obs tenants.Observer) (*Writer, er
 	if err != nil {
 		return nil, err
 	}
-	w := &Writer{s: s, st: st, stop: make(chan struct{})}
-	w.batch = batch.New(maxBatch, w.write, batch.Observer(obs))
-	w.background.Add(1)
+	w := &Writer{s: s, st: st, stop: make(chan struct{}), sync: newSyncer(s.path + "-wal"), cp: checkpointer{db: s.cp},
+		multi: map[string]*sql.Stmt{}}
+	w.batch = batch.NewPipelined(maxBatch, minBatch, w.write, w.sync.busy, batch.Observer(obs))
+	w.background.Add(2)
 	go w.scrubber()
+	go w.cp.run(w.stop, w.background.Done)
 	return w, nil
 }
 
@@ -69,47 +79,118 @@ func (w *Writer) Ingest(ctx context.Context, in tenants.Ingestion) (bool, error)
 	return j.stored, j.err
 }
 
-// close writes what is queued, stops the background work and returns.
+// close writes what is queued, waits for its fsync, stops the background work and returns.
 func (w *Writer) close() {
 	w.once.Do(func() {
 		w.batch.Close()
+		w.sync.close()
 		close(w.stop)
 	})
 	w.background.Wait()
 }
 
-// write stores a batch in one transaction. Should any statement fail, the transaction is
-// rolled back and each ingestion is written in a transaction of its own, so that an error
-// reaches only the request it belongs to.
-func (w *Writer) write(batch []*ingestJob) {
+// write stores a batch in one transaction committed without waiting for the disk, hands it
+// to the syncer, and returns: done answers the batch's requests once the log is on disk.
+// Should any statement fail, the transaction is rolled back and each ingestion is written in a
+// transaction of its own, so that an error reaches only the request it belongs to.
+func (w *Writer) write(batch []*ingestJob, done func()) {
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
-	err := w.inTx(ctx, func(tx *sql.Tx, st statements) error {
-		if err := insertIngestions(ctx, st, batch); err != nil {
-			return err
-		}
-		return insertOutbox(ctx, tx, ingestionEvents(batch))
-	})
-	if err != nil && len(batch) > 1 {
-		for _, j := range batch {
-			w.write([]*ingestJob{j})
-		}
+	defer w.prepareNew(ctx) // after the connection is released (deferred before it)
+	conn, err := w.s.w.Conn(ctx)
+	if err != nil {
+		fail(batch, translate("writer connection", err))
+		done()
 		return
 	}
-	if err != nil {
-		batch[0].stored, batch[0].err = false, err
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA synchronous = NORMAL`); err != nil {
+		fail(batch, translate("writer connection", err))
+		done()
+		return
+	}
+	defer func() {
+		if _, err := conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA synchronous = FULL`); err != nil {
+			// Never hand back a connection whose commits would not wait for the disk: the
+			// pool drops it and opens a new one (with the pragmas of the DSN).
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+	}()
+	if err := w.writeBatch(ctx, conn, batch); err != nil {
+		if len(batch) == 1 {
+			fail(batch, err)
+		} else {
+			for _, j := range batch {
+				if err := w.writeBatch(ctx, conn, []*ingestJob{j}); err != nil {
+					fail([]*ingestJob{j}, err)
+				}
+			}
+		}
+	}
+	w.sync.add(func(err error) {
+		if err != nil {
+			fail(batch, translate("sync", err))
+		}
+		done()
+	})
+	w.restartLog(ctx, conn)
+}
+
+// fail answers jobs with err: nothing of them is stored (or durable).
+func fail(jobs []*ingestJob, err error) {
+	for _, j := range jobs {
+		j.stored, j.err = false, err
 	}
 }
 
-// The statements of an ingestion, prepared once: SQLite would otherwise parse them again for
-// every record. A record whose tenant, kind and public id exist is not inserted and returns
-// no row.
+// writeBatch writes jobs in one transaction on conn.
+func (w *Writer) writeBatch(ctx context.Context, conn *sql.Conn, jobs []*ingestJob) error {
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return translate("begin", err)
+	}
+	st := w.st.in(ctx, tx)
+	if err := w.insertIngestions(ctx, tx, st, jobs); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := insertOutbox(ctx, tx, ingestionEvents(jobs)); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return translate("commit", tx.Commit())
+}
+
+// restartLog completes a checkpoint on the writing connection once the log is long, so that
+// the next transaction starts the log from its beginning (durable.go).
+func (w *Writer) restartLog(ctx context.Context, conn *sql.Conn) {
+	if w.cp.frames.Load() < restartFrames {
+		return
+	}
+	frames, copied, err := passiveCheckpoint(ctx, conn)
+	if err == nil && frames == copied {
+		w.cp.frames.Store(0)
+	}
+}
+
+// The statements of an ingestion. A record whose tenant, kind and public id exist is not
+// inserted and returns no row. The single-row ones are prepared once (SQLite would otherwise
+// parse them again for every use); the multi-row ones per size (multiStmt).
 const (
-	insertRecord = `INSERT INTO records (tenant_id, kind, public_id, form_id, created_at,
-	pp_status, pp_deadline, ge_status, ge_deadline, gp_status, gp_deadline, next_deadline, anonymised_at, body, lapsed_at)
+	recordColumns = `tenant_id, kind, public_id, form_id, created_at,
+	pp_status, pp_deadline, ge_status, ge_deadline, gp_status, gp_deadline, next_deadline, anonymised_at, body, lapsed_at`
+	insertRecord = `INSERT INTO records (` + recordColumns + `)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (tenant_id, kind, public_id) DO NOTHING RETURNING rid`
-	insertKey = `INSERT INTO match_keys (tenant_id, key, rid) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`
+	insertKey = `INSERT INTO match_keys (key, rid) VALUES (?, ?) ON CONFLICT DO NOTHING`
+
+	insertRecordsHead = `INSERT INTO records (` + recordColumns + `) VALUES `
+	recordsTail       = ` ON CONFLICT (tenant_id, kind, public_id) DO NOTHING RETURNING rid, tenant_id, kind, public_id`
+	insertKeysHead    = `INSERT INTO match_keys (key, rid) VALUES `
+	keysTail          = ` ON CONFLICT DO NOTHING`
+	insertAuditHead   = `INSERT INTO audit (` + auditCols + `) VALUES `
+	// Ids are new: a conflict is an error, which the one-at-a-time retry reports.
+	auditTail = ``
 )
 
 // statements are the writing connection's prepared statements.
@@ -140,35 +221,197 @@ func (st statements) in(ctx context.Context, tx *sql.Tx) statements {
 		head: tx.StmtContext(ctx, st.head), heads: map[string]tenants.ChainHead{}}
 }
 
-// insertIngestions writes records with their match keys and audit entries; job.stored is
-// false for a record whose tenant, kind and public id exist (nothing of it is written).
-func insertIngestions(ctx context.Context, st statements, jobs []*ingestJob) error {
+// insertIngestions writes records with their match keys and audit entries, one multi-row
+// INSERT per table; job.stored is false for a record whose tenant, kind and public id exist
+// (nothing of it is written), also for the second of two jobs in jobs with one id.
+func (w *Writer) insertIngestions(ctx context.Context, tx *sql.Tx, st statements, jobs []*ingestJob) error {
+	type recordKey struct{ tenant, kind, id string }
+	byKey := make(map[recordKey]*ingestJob, len(jobs))
+	rows := make([][]any, 0, len(jobs))
 	for _, j := range jobs {
 		r, d := j.in.Record, j.d
-		var rid int64
-		err := st.record.QueryRowContext(ctx, r.TenantID, string(r.Kind), r.PublicID, r.FormID, ms(r.CreatedAt), d.ppStatus,
-			d.ppDeadline, d.geStatus, d.geDeadline, d.gpStatus, d.gpDeadline, d.nextDeadline, d.anonymisedAt, d.body, d.lapsedAt).Scan(&rid)
-		if errors.Is(err, sql.ErrNoRows) {
-			j.stored = false
+		j.stored = false
+		rows = append(rows, []any{r.TenantID, string(r.Kind), r.PublicID, r.FormID, ms(r.CreatedAt), d.ppStatus,
+			d.ppDeadline, d.geStatus, d.geDeadline, d.gpStatus, d.gpDeadline, d.nextDeadline, d.anonymisedAt, d.body, d.lapsedAt})
+		k := recordKey{r.TenantID, string(r.Kind), r.PublicID}
+		if _, ok := byKey[k]; !ok {
+			byKey[k] = j // SQLite inserts the rows in order: the first of an id is the one stored
+		}
+	}
+	rids := map[*ingestJob]int64{}
+	err := w.eachChunk(ctx, tx, insertRecordsHead, recordsTail, rows, func(rs *sql.Rows) error {
+		for rs.Next() {
+			var k recordKey
+			var rid int64
+			if err := rs.Scan(&rid, &k.tenant, &k.kind, &k.id); err != nil {
+				return err
+			}
+			if j := byKey[k]; j != nil {
+				j.stored, rids[j] = true, rid
+			}
+		}
+		return rs.Err()
+	})
+	if err != nil {
+		return translate("insert record", err)
+	}
+	var keys [][]any
+	var entries []tenants.AuditEntry
+	for _, j := range jobs {
+		if !j.stored {
 			continue
 		}
-		if err != nil {
-			return translate("insert record", err)
+		for _, k := range j.in.Record.MatchKeys {
+			keys = append(keys, []any{key16(k), rids[j]})
 		}
-		j.stored = true
-		if err := insertKeys(ctx, st, r.TenantID, rid, r.MatchKeys); err != nil {
+		entries = append(entries, j.in.Audit...)
+	}
+	if err := w.eachChunk(ctx, tx, insertKeysHead, keysTail, keys, nil); err != nil {
+		return translate("insert match key", err)
+	}
+	return w.appendAuditRows(ctx, tx, st, entries)
+}
+
+// appendAuditRows links entries into their tenants' chains and inserts them in multi-row
+// statements. Entries that bring their own id (which may exist, and then takes no place) go
+// one at a time (appendAudit).
+func (w *Writer) appendAuditRows(ctx context.Context, tx *sql.Tx, st statements, entries []tenants.AuditEntry) error {
+	for _, e := range entries {
+		if e.ID != "" {
+			return appendAudit(ctx, st, entries)
+		}
+	}
+	rows := make([][]any, 0, len(entries))
+	for _, e := range entries {
+		head, err := st.chainEnd(ctx, e.TenantID)
+		if err != nil {
 			return err
 		}
-		if err := appendAudit(ctx, st, j.in.Audit); err != nil {
+		e.ID = tenants.NewAuditID(e.Time)
+		st.heads[e.TenantID] = head.Link(&e)
+		args, err := auditArgs(e)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, args)
+	}
+	if err := w.eachChunk(ctx, tx, insertAuditHead, auditTail, rows, nil); err != nil {
+		return translate("append audit", err)
+	}
+	return nil
+}
+
+// eachChunk inserts rows (each the same number of values) with head + "(?, …), …" + tail,
+// at most maxParams values per statement, and hands each statement's result rows to scan
+// (when given; the tail then has a RETURNING clause).
+func (w *Writer) eachChunk(ctx context.Context, tx *sql.Tx, head, tail string, rows [][]any, scan func(*sql.Rows) error) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	per := max(1, maxParams/len(rows[0]))
+	for len(rows) > 0 {
+		chunk := rows[:min(per, len(rows))]
+		rows = rows[len(chunk):]
+		s, err := w.multiStmt(ctx, tx, head, tail, len(chunk), len(chunk[0]))
+		if err != nil {
+			return err
+		}
+		args := make([]any, 0, len(chunk)*len(chunk[0]))
+		for _, r := range chunk {
+			args = append(args, r...)
+		}
+		if scan == nil {
+			_, err = s.ExecContext(ctx, args...)
+		} else {
+			var rs *sql.Rows
+			if rs, err = s.QueryContext(ctx, args...); err == nil {
+				err = scan(rs)
+				rs.Close()
+			}
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func insertKeys(ctx context.Context, st statements, tenantID string, rid int64, keys []string) error {
+// maxParams bounds the values of one statement (SQLite allows 32,766).
+const maxParams = 30000
+
+// multiStmt returns the statement inserting n rows of cols values, bound to tx. The writing
+// connection is held by the batch, so a size seen for the first time is prepared in tx only
+// and, after the batch, on the database for the next ones (prepareNew); the most used sizes
+// stay prepared.
+func (w *Writer) multiStmt(ctx context.Context, tx *sql.Tx, head, tail string, n, cols int) (*sql.Stmt, error) {
+	row := "(" + placeholders(cols) + ")"
+	q := head + strings.TrimSuffix(strings.Repeat(row+", ", n), ", ") + tail
+	if s := w.multi[q]; s != nil {
+		return tx.StmtContext(ctx, s), nil
+	}
+	w.multi[q] = nil
+	s, err := tx.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("prepare: %w", err)
+	}
+	return s, nil
+}
+
+// prepareNew prepares the statements multiStmt met for the first time; the caller holds no
+// connection of the writer.
+func (w *Writer) prepareNew(ctx context.Context) {
+	var fresh []string
+	for q, s := range w.multi {
+		if s == nil {
+			fresh = append(fresh, q)
+		}
+	}
+	if len(fresh) == 0 {
+		return
+	}
+	if len(w.multi) > 256 {
+		for q, s := range w.multi {
+			if s != nil {
+				_ = s.Close()
+				delete(w.multi, q)
+			}
+		}
+	}
+	for _, q := range fresh {
+		s, err := w.s.w.PrepareContext(ctx, q)
+		if err != nil {
+			delete(w.multi, q)
+			continue
+		}
+		w.multi[q] = s
+	}
+}
+
+// insertIngestion writes one record with its match keys and audit entries with the
+// single-row statements (an import); j.stored is false for a record whose tenant, kind and
+// public id exist.
+func insertIngestion(ctx context.Context, st statements, j *ingestJob) error {
+	r, d := j.in.Record, j.d
+	var rid int64
+	err := st.record.QueryRowContext(ctx, r.TenantID, string(r.Kind), r.PublicID, r.FormID, ms(r.CreatedAt), d.ppStatus,
+		d.ppDeadline, d.geStatus, d.geDeadline, d.gpStatus, d.gpDeadline, d.nextDeadline, d.anonymisedAt, d.body, d.lapsedAt).Scan(&rid)
+	if errors.Is(err, sql.ErrNoRows) {
+		j.stored = false
+		return nil
+	}
+	if err != nil {
+		return translate("insert record", err)
+	}
+	j.stored = true
+	if err := insertKeys(ctx, st, rid, r.MatchKeys); err != nil {
+		return err
+	}
+	return appendAudit(ctx, st, j.in.Audit)
+}
+
+func insertKeys(ctx context.Context, st statements, rid int64, keys []string) error {
 	for _, k := range keys {
-		if _, err := st.key.ExecContext(ctx, tenantID, k, rid); err != nil {
+		if _, err := st.key.ExecContext(ctx, key16(k), rid); err != nil {
 			return translate("insert match key", err)
 		}
 	}
@@ -176,7 +419,7 @@ func insertKeys(ctx context.Context, st statements, tenantID string, rid int64, 
 }
 
 // inTx runs fn in a transaction on the writing connection, with the prepared statements
-// bound to it, and commits it.
+// bound to it, and commits it: durable at the commit (synchronous=FULL).
 func (w *Writer) inTx(ctx context.Context, fn func(tx *sql.Tx, st statements) error) error {
 	tx, err := w.s.w.BeginTx(ctx, nil)
 	if err != nil {

@@ -12,12 +12,17 @@ import (
 
 // Audit actions (docs/API.md §9).
 const (
+	// ActionSubmissionAccepted and ActionRecordAccepted are no longer written: a stored record
+	// writes one entry, ActionConsentGranted or ActionRecordCreated. Entries written before
+	// keep them, and the log still shows and filters them.
 	ActionSubmissionAccepted = "submission.accepted"
 	ActionRecordAccepted     = "record.accepted"
-	ActionConsentGranted     = "consent.granted"
-	ActionConsentRevoked     = "consent.revoked"
-	ActionConsentExpired     = "consent.expired"
-	ActionGDPRAnonymised     = "gdpr.anonymised"
+	// ActionRecordCreated: a record was stored that grants no consent.
+	ActionRecordCreated  = "record.created"
+	ActionConsentGranted = "consent.granted"
+	ActionConsentRevoked = "consent.revoked"
+	ActionConsentExpired = "consent.expired"
+	ActionGDPRAnonymised = "gdpr.anonymised"
 	// ActionGDPRMentionsRemoved: an erasure removed the values naming the person from records
 	// of others (docs/API.md §5.1); the entry names those records and counts them.
 	ActionGDPRMentionsRemoved = "gdpr.mentions_removed"

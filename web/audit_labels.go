@@ -16,6 +16,7 @@ func isoDate() templ.Attributes {
 var actionLabels = map[string]string{
 	tenants.ActionSubmissionAccepted:     "Submission received",
 	tenants.ActionRecordAccepted:         "Record received",
+	tenants.ActionRecordCreated:          "Record created",
 	tenants.ActionConsentGranted:         "Consent granted",
 	tenants.ActionConsentRevoked:         "Consent revoked",
 	tenants.ActionConsentExpired:         "Consent expired",

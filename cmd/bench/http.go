@@ -3,7 +3,8 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"net"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -19,8 +21,9 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// body is a ~1 KB accept-submission body; %d/%d make each submission_id unique.
-const bodyFmt = `{"form_id":"petition","submission_id":"b%%d-%%d","email":"bench%%d.%%d@example.org",` +
+// body is a ~1 KB accept-submission body; RUN, the wrk thread and its request number make each
+// submission_id and e-mail address unique, also across runs on one store.
+const bodyFmt = `{"form_id":"petition","submission_id":"%%s-%%d-%%d","email":"bench.%%s.%%d.%%d@example.org",` +
 	`"phone_number":"+49151%%02d%%06d","first_name":"Alexandra","last_name":"Benchmark-Person","name_prefix":"Dr",` +
 	`"address_street":"Long Street Name","address_house_number":"12a","address_city":"Berlin","address_postcode":"10115",` +
 	`"consent_to_primary_purpose":true,"consent_to_primary_purpose_deadline_interval":"1y",` +
@@ -30,7 +33,8 @@ const bodyFmt = `{"form_id":"petition","submission_id":"b%%d-%%d","email":"bench
 	`"utm_campaign":"winter-appeal-2026","utm_source":"newsletter","interest":"climate and forests",` +
 	`"comment":"%s"}`
 
-const luaScript = `
+// luaRequests makes wrk send a new body per request; each script adds init and done.
+const luaRequests = `
 local threads = {}
 local counter = 0
 function setup(thread)
@@ -38,41 +42,54 @@ function setup(thread)
   counter = counter + 1
   table.insert(threads, thread)
 end
-function init(args)
-  n = 0
-  acked = {}
-  bad = 0
-end
 function request()
   n = n + 1
-  local body = string.format(BODY, tid, n, tid, n, tid, n)
+  local body = string.format(BODY, RUN, tid, n, RUN, tid, n, tid, n)
   return wrk.format("POST", PATH, {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. KEY}, body)
 end
-function response(status, headers, body)
-  if status == 200 then
-    local id = headers["X-Submission-Id"]
-    if id then acked[#acked + 1] = id end
-  else
-    bad = bad + 1
-  end
-end
-function done(summary, latency, requests)
-  local f = io.open(OUT, "w")
-  local bad_total = 0
-  for _, t in ipairs(threads) do
-    for _, id in ipairs(t:get("acked")) do f:write(id, "\n") end
-    bad_total = bad_total + t:get("bad")
-  end
-  f:close()
-  local e = summary.errors
-  io.write(string.format("RESULT requests=%d duration_us=%d p50_us=%d p99_us=%d non200=%d socket_errors=%d\n",
-    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), bad_total,
+`
+
+// luaResult prints wrk's summary for runWrk to read; it ends a done function.
+const luaResult = `  local e = summary.errors
+  io.write(string.format("RESULT requests=%d duration_us=%d p50_us=%d p99_us=%d non2xx=%d socket_errors=%d\n",
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), e.status,
     e.connect + e.read + e.write + e.timeout))
 end
 `
 
+// luaScript is the measured runs': it has no response callback, so wrk reads responses
+// without calling into Lua, for the server and the ceiling alike. done writes how many
+// requests each thread generated, so that the bench reads the ids back afterwards.
+const luaScript = luaRequests + `
+function init(args)
+  n = 0
+end
+function done(summary, latency, requests)
+  local f = io.open(OUT, "w")
+  for _, t in ipairs(threads) do f:write(t:get("tid"), " ", t:get("n"), "\n") end
+  f:close()
+` + luaResult
+
+// ackScript is the verification run's: it keeps the id of every 200, to read each back.
+const ackScript = luaRequests + `
+function init(args)
+  n = 0
+  acked = {}
+end
+function response(status, headers, body)
+  if status == 200 then acked[#acked + 1] = headers["X-Submission-Id"] end
+end
+function done(summary, latency, requests)
+  local f = io.open(OUT, "w")
+  for _, t in ipairs(threads) do
+    for _, id in ipairs(t:get("acked")) do f:write(id, "\n") end
+  end
+  f:close()
+` + luaResult
+
 type wrkResult struct {
-	Requests, DurationUS, P50, P99, Non200, SocketErrors int64
+	Run                                                  string
+	Requests, DurationUS, P50, P99, Non2xx, SocketErrors int64
 }
 
 func (r wrkResult) rps() float64 { return float64(r.Requests) / (float64(r.DurationUS) / 1e6) }
@@ -80,12 +97,30 @@ func (r wrkResult) rps() float64 { return float64(r.Requests) / (float64(r.Durat
 // sharedPhone is the phone number every request of the shared-person run carries.
 const sharedPhone = "+4915199999999"
 
-func runWrk(ctx context.Context, url, key, out string, d time.Duration, conns int, shared bool) (wrkResult, error) {
+// newRunID names one wrk run; its submission ids and e-mail addresses start with it.
+func newRunID() string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return "r" + hex.EncodeToString(b)
+}
+
+// runWrk runs wrk against url for d. With ack, every acknowledged id is written to out;
+// otherwise out gets each thread's request count.
+func runWrk(ctx context.Context, url, key, out string, d time.Duration, conns int, shared, ack bool) (wrkResult, error) {
 	body := fmt.Sprintf(bodyFmt, strings.Repeat("x", 180))
 	if shared {
 		body = strings.Replace(body, `"+49151%02d%06d"`, `"`+sharedPhone+`"`, 1)
 	}
-	script := fmt.Sprintf("BODY = %q\nPATH = %q\nKEY = %q\nOUT = %q\n", body, "/api/v1/forms/accept-submission", key, out) + luaScript
+	script := luaScript
+	if ack {
+		script = ackScript
+	}
+	if shared {
+		// The body has no phone placeholders left: format it with the ids' arguments only.
+		script = strings.ReplaceAll(script, "RUN, tid, n, RUN, tid, n, tid, n", "RUN, tid, n, RUN, tid, n")
+	}
+	run := newRunID()
+	script = fmt.Sprintf("BODY = %q\nPATH = %q\nKEY = %q\nOUT = %q\nRUN = %q\n", body, "/api/v1/forms/accept-submission", key, out, run) + script
 	f, err := os.CreateTemp("", "bench-*.lua")
 	if err != nil {
 		return wrkResult{}, err
@@ -95,113 +130,337 @@ func runWrk(ctx context.Context, url, key, out string, d time.Duration, conns in
 		return wrkResult{}, err
 	}
 	f.Close()
-	cmd := exec.CommandContext(ctx, "wrk", "-t", "2", "-c", fmt.Sprint(conns), "-d", d.String(), "--timeout", "10s", "-s", f.Name(), url)
+	cmd := exec.CommandContext(ctx, "wrk", "-t", "2", "-c", fmt.Sprint(conns), "-d", fmt.Sprintf("%ds", max(1, int(d.Round(time.Second).Seconds()))), "--timeout", "10s", "-s", f.Name(), url)
 	b, err := cmd.CombinedOutput()
 	if err != nil {
 		return wrkResult{}, fmt.Errorf("wrk: %v: %s", err, b)
 	}
-	m := regexp.MustCompile(`RESULT requests=(\d+) duration_us=(\d+) p50_us=(\d+) p99_us=(\d+) non200=(\d+) socket_errors=(\d+)`).FindStringSubmatch(string(b))
+	m := regexp.MustCompile(`RESULT requests=(\d+) duration_us=(\d+) p50_us=(\d+) p99_us=(\d+) non2xx=(\d+) socket_errors=(\d+)`).FindStringSubmatch(string(b))
 	if m == nil {
 		return wrkResult{}, fmt.Errorf("wrk output: %s", b)
 	}
-	var r wrkResult
-	for i, dst := range []*int64{&r.Requests, &r.DurationUS, &r.P50, &r.P99, &r.Non200, &r.SocketErrors} {
+	r := wrkResult{Run: run}
+	for i, dst := range []*int64{&r.Requests, &r.DurationUS, &r.P50, &r.P99, &r.Non2xx, &r.SocketErrors} {
 		fmt.Sscan(m[i+1], dst)
 	}
 	return r, nil
 }
 
-// parseOnly serves the same route with a handler that only parses the body: the ceiling.
-func parseOnly() (string, func(), error) {
+// serveCeiling is `bench ceiling -addr ADDR`: the parse-only ceiling, in a process of its
+// own. It serves the route with a plain Fiber handler that parses the body and answers 200,
+// nothing else.
+func serveCeiling(addr string) error {
 	app := fiber.New(fiber.Config{DisableStartupMessage: true})
 	app.Post("/api/v1/forms/accept-submission", func(c *fiber.Ctx) error {
 		var m map[string]any
-		if err := json.Unmarshal(c.Body(), &m); err != nil {
+		if err := c.BodyParser(&m); err != nil {
 			return c.SendStatus(400)
 		}
-		c.Set("X-Submission-Id", fmt.Sprint(m["submission_id"]))
-		c.Status(200)
-		return nil
+		return c.SendStatus(200)
 	})
+	return app.Listen(addr)
+}
+
+// startCeiling runs serveCeiling in a child process (this binary) and waits until it listens.
+func startCeiling(ctx context.Context) (url string, stop func(), err error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", nil, err
+	}
+	addr, err := freeAddr()
+	if err != nil {
+		return "", nil, err
+	}
+	cmd := exec.CommandContext(ctx, self, "ceiling", "-addr", addr)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop = func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return "http://" + addr, stop, nil
+		}
+	}
+	stop()
+	return "", nil, fmt.Errorf("the ceiling did not listen")
+}
+
+// webhookSink answers every outgoing webhook delivery 204: the bench's endpoint subscribed to
+// consent.granted, so intake writes an outbox event per submission and the dispatcher runs.
+func webhookSink(delivered *atomic.Int64) (string, func(), error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", nil, err
 	}
-	go func() { _ = app.Listener(ln) }()
-	return "http://" + ln.Addr().String(), func() { _ = app.Shutdown() }, nil
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		delivered.Add(1)
+		w.WriteHeader(204)
+	})}
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String() + "/hook", func() { _ = srv.Close() }, nil
 }
 
-// benchHTTP measures accept-submission under wrk on the embedded store, next to a Fiber
-// handler that only parses the same body (the ceiling, measured in the same run): once with a
-// new person per request, once with every request sharing one phone number. Every
-// acknowledged submission is read back, and the server's peak memory is reported.
-func benchHTTP(ctx context.Context, bin string, d time.Duration, conns int) error {
+// target is one server under test: the binary, on a data dir of its own.
+type target struct {
+	name     string
+	srv      *server
+	key, dir string
+	runs     map[bool][]wrkResult // by shared phone
+	cpu, kib map[bool][]float64   // per request, per run
+}
+
+func startTarget(ctx context.Context, name, bin, hook string) (*target, error) {
+	dir, err := os.MkdirTemp("", "bench-http")
+	if err != nil {
+		return nil, err
+	}
+	env := []string{"CONSENTFORMS_WEBHOOK_ALLOW_INSECURE=1"}
+	tn, key, err := provision(bin, dir, env, "--retention", "2y")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := cli(bin, dir, env, "webhook", "create", "--tenant", tn, "--url", hook, "--events", "consent.granted"); err != nil {
+		return nil, err
+	}
+	srv, err := startServer(ctx, bin, dir, env...)
+	if err != nil {
+		return nil, err
+	}
+	return &target{name: name, srv: srv, key: key, dir: dir, runs: map[bool][]wrkResult{},
+		cpu: map[bool][]float64{}, kib: map[bool][]float64{}}, nil
+}
+
+func (t *target) close() {
+	t.srv.stop()
+	os.RemoveAll(t.dir)
+}
+
+// measure runs wrk once against t and checks that the submissions it answered are stored.
+func (t *target) measure(ctx context.Context, d time.Duration, conns int, shared bool) error {
+	out := filepath.Join(t.dir, "counts")
+	cpu0, w0 := t.srv.usage()
+	r, err := runWrk(ctx, t.srv.url, t.key, out, d, conns, shared, false)
+	if err != nil {
+		return err
+	}
+	cpu1, w1 := t.srv.usage()
+	if r.Non2xx > 0 || r.SocketErrors > 0 {
+		return fmt.Errorf("%s: %d answers other than 2xx, %d socket errors", t.name, r.Non2xx, r.SocketErrors)
+	}
+	found, err := countStored(t.srv.url, t.key, r.Run, out)
+	if err != nil {
+		return err
+	}
+	// Every request wrk counted was answered 2xx; those still in flight when it stopped may
+	// be stored too, so at least as many ids as answers must read back.
+	if found < r.Requests {
+		return fmt.Errorf("%s: %d submissions answered 200, only %d stored", t.name, r.Requests, found)
+	}
+	t.runs[shared] = append(t.runs[shared], r)
+	if r.Requests > 0 {
+		t.cpu[shared] = append(t.cpu[shared], float64((cpu1-cpu0).Microseconds())/float64(r.Requests))
+		t.kib[shared] = append(t.kib[shared], float64(w1-w0)/1024/float64(r.Requests))
+	}
+	return nil
+}
+
+// benchHTTP measures accept-submission under wrk on the embedded store against the parse-only
+// ceiling (its own process), with retention on the tenant and one webhook endpoint subscribed
+// to consent.granted: after a warm-up of each, rounds alternate the ceiling and the server(s)
+// (with base, the same measurements of a second binary, e.g. the commit before), and medians
+// are reported. Each measured run checks that every answered submission reads back; a last,
+// unmeasured run keeps each acknowledged id (a wrk response callback) and reads each back.
+func benchHTTP(ctx context.Context, bin, base string, d time.Duration, conns, rounds int) error {
 	if d == 0 {
-		d = 15 * time.Second
+		d = 5 * time.Second
+	}
+	if rounds <= 0 {
+		rounds = 3
 	}
 	if _, err := exec.LookPath("wrk"); err != nil {
 		return fmt.Errorf("wrk not found: apt-get install wrk")
 	}
-	dir, err := os.MkdirTemp("", "bench-http")
+	var delivered atomic.Int64
+	hook, stopHook, err := webhookSink(&delivered)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	_, key, err := provision(bin, dir, nil)
-	if err != nil {
-		return err
-	}
-	srv, err := startServer(ctx, bin, dir)
-	if err != nil {
-		return err
-	}
-	defer srv.stop()
-	ceilURL, stopCeil, err := parseOnly()
+	defer stopHook()
+	ceilURL, stopCeil, err := startCeiling(ctx)
 	if err != nil {
 		return err
 	}
 	defer stopCeil()
+	var targets []*target
+	defer func() {
+		for _, t := range targets {
+			t.close()
+		}
+	}()
+	for _, b := range []struct{ name, bin string }{{"this build", bin}, {"base", base}} {
+		if b.bin == "" {
+			continue
+		}
+		t, err := startTarget(ctx, b.name+" ("+b.bin+")", b.bin, hook)
+		if err != nil {
+			return err
+		}
+		targets = append(targets, t)
+	}
 
-	fmt.Printf("wrk: 2 threads, %d connections, %s per run, ~1 KB body\n", conns, d)
-	ceil, err := runWrk(ctx, ceilURL, key, filepath.Join(dir, "ceil.ids"), d, conns, false)
-	if err != nil {
+	fmt.Printf("wrk: 2 threads, %d connections, %s per run, ~1 KB body, %d rounds after a warm-up, medians\n", conns, d, rounds)
+	warm := max(d/2, 2*time.Second)
+	if _, err := runWrk(ctx, ceilURL, "", os.DevNull, warm, conns, false, false); err != nil {
 		return err
 	}
-	report("parse-only Fiber handler (ceiling)", ceil)
-	for _, run := range []struct {
-		name   string
-		shared bool
-	}{{"accept-submission, a new person each", false}, {"accept-submission, one shared phone", true}} {
-		out := filepath.Join(dir, fmt.Sprintf("acked-%v.ids", run.shared))
-		cpu0, w0 := srv.usage()
-		r, err := runWrk(ctx, srv.url, key, out, d, conns, run.shared)
+	for _, t := range targets {
+		if _, err := runWrk(ctx, t.srv.url, t.key, os.DevNull, warm, conns, false, false); err != nil {
+			return err
+		}
+	}
+	var ceil []wrkResult
+	for round := range rounds {
+		c, err := runWrk(ctx, ceilURL, "", os.DevNull, d, conns, false, false)
 		if err != nil {
 			return err
 		}
-		cpu1, w1 := srv.usage()
-		report(run.name, r)
-		fmt.Printf("%-40s ratio to the ceiling %.3f\n", "", r.rps()/ceil.rps())
-		if r.Requests > 0 {
-			fmt.Printf("%-40s server CPU %.0f µs and %.1f KiB written to storage per request\n", "",
-				float64((cpu1-cpu0).Microseconds())/float64(r.Requests), float64(w1-w0)/1024/float64(r.Requests))
+		ceil = append(ceil, c)
+		// The order of the targets alternates from round to round, so neither always follows
+		// the ceiling.
+		order := slices.Clone(targets)
+		if round%2 == 1 {
+			slices.Reverse(order)
 		}
-		missing, total, err := readBack(srv.url, key, out)
+		for _, shared := range []bool{false, true} {
+			for _, t := range order {
+				if err := t.measure(ctx, d, conns, shared); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	ceilRPS := median(ceil, wrkResult.rps)
+	fmt.Printf("%-44s %8.0f req/s (median of %d; runs %s)\n", "parse-only Fiber handler (ceiling)", ceilRPS, len(ceil), rates(ceil))
+	for _, t := range targets {
+		for _, shared := range []bool{false, true} {
+			runs := t.runs[shared]
+			name := t.name + ", a new person each"
+			if shared {
+				name = t.name + ", one shared phone"
+			}
+			var ratios []float64
+			for i, r := range runs {
+				ratios = append(ratios, r.rps()/ceil[i].rps())
+			}
+			fmt.Printf("%s\n  %8.0f req/s  ratio to the ceiling %.3f (median of the rounds' ratios %s)\n", name,
+				median(runs, wrkResult.rps), medianOf(ratios), fmtAll(ratios, "%.3f"))
+			fmt.Printf("  p50 %.1f ms  p99 %.1f ms (medians)  server CPU %.0f µs and %.1f KiB written per request (medians of %s µs, %s KiB)\n",
+				median(runs, func(r wrkResult) float64 { return float64(r.P50) / 1000 }),
+				median(runs, func(r wrkResult) float64 { return float64(r.P99) / 1000 }),
+				medianOf(t.cpu[shared]), medianOf(t.kib[shared]), fmtAll(t.cpu[shared], "%.0f"), fmtAll(t.kib[shared], "%.1f"))
+		}
+	}
+	for _, t := range targets {
+		out := filepath.Join(t.dir, "acked.ids")
+		r, err := runWrk(ctx, t.srv.url, t.key, out, 2*time.Second, conns, false, true)
 		if err != nil {
 			return err
 		}
-		fmt.Printf("%-40s read back %d acknowledged submissions, %d missing\n", "", total, missing)
+		missing, total, err := readBack(t.srv.url, t.key, out)
+		if err != nil {
+			return err
+		}
+		rss, peak := t.srv.memory()
+		fmt.Printf("%s: read back %d acknowledged submissions of a verification run (%d answers other than 200), %d missing; memory now %.0f MiB, peak %.0f MiB\n",
+			t.name, total, r.Non2xx, missing, rss, peak)
 		if missing > 0 {
 			return fmt.Errorf("%d acknowledged submissions are missing", missing)
 		}
 	}
-	rss, peak := srv.memory()
-	fmt.Printf("server memory: resident %.0f MiB now, peak %.0f MiB\n", rss, peak)
+	fmt.Printf("outgoing webhooks: %d consent.granted deliveries received by the bench's endpoint\n", delivered.Load())
 	return nil
 }
 
-func report(name string, r wrkResult) {
-	fmt.Printf("%-40s %8.0f req/s  p50 %6.1f ms  p99 %6.1f ms  requests %d  non-200 %d  socket errors %d\n",
-		name, r.rps(), float64(r.P50)/1000, float64(r.P99)/1000, r.Requests, r.Non200, r.SocketErrors)
+func median(runs []wrkResult, f func(wrkResult) float64) float64 {
+	v := make([]float64, len(runs))
+	for i, r := range runs {
+		v[i] = f(r)
+	}
+	return medianOf(v)
+}
+
+func medianOf(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func rates(runs []wrkResult) string {
+	v := make([]float64, len(runs))
+	for i, r := range runs {
+		v[i] = r.rps()
+	}
+	return fmtAll(v, "%.0f")
+}
+
+func fmtAll(v []float64, f string) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprintf(f, x)
+	}
+	return strings.Join(s, "/")
+}
+
+// countStored reads back every id a run generated (its run id, per thread 1..n, as counted in
+// file) and returns how many are stored.
+func countStored(url, key, run, file string) (int64, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return 0, err
+	}
+	ids := make(chan string)
+	var found atomic.Int64
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			for id := range ids {
+				if get(url, key, id) == 200 {
+					found.Add(1)
+				}
+			}
+		})
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var tid, n int
+		if _, err := fmt.Sscan(line, &tid, &n); err != nil {
+			continue
+		}
+		for i := 1; i <= n; i++ {
+			ids <- fmt.Sprintf("%s-%d-%d", run, tid, i)
+		}
+	}
+	close(ids)
+	wg.Wait()
+	return found.Load(), nil
+}
+
+func get(url, key, id string) int {
+	req, _ := http.NewRequest("GET", url+"/api/v1/forms/submissions/"+id, nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0
+	}
+	resp.Body.Close()
+	return resp.StatusCode
 }
 
 // readBack GETs every acknowledged submission id.
@@ -214,22 +473,14 @@ func readBack(url, key, file string) (missing, total int, err error) {
 	ids := make(chan string)
 	var miss atomic.Int64
 	var wg sync.WaitGroup
-	for i := 0; i < 16; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	for range 16 {
+		wg.Go(func() {
 			for id := range ids {
-				req, _ := http.NewRequest("GET", url+"/api/v1/forms/submissions/"+id, nil)
-				req.Header.Set("Authorization", "Bearer "+key)
-				resp, err := http.DefaultClient.Do(req)
-				if err != nil || resp.StatusCode != 200 {
+				if get(url, key, id) != 200 {
 					miss.Add(1)
 				}
-				if resp != nil {
-					resp.Body.Close()
-				}
 			}
-		}()
+		})
 	}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {

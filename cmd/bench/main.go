@@ -1,5 +1,6 @@
 // Command bench measures consentforms on this machine: `bench http` (accept-submission under
-// wrk next to a parse-only ceiling, with new persons and with one shared phone number),
+// wrk next to a parse-only ceiling, with new persons and with one shared phone number; `bench
+// ceiling` is that ceiling's process),
 // `bench store` (person operations, admin pages, audit export and restart with 120k records)
 // and `bench crash` (SIGKILL under load loses no acknowledged submission).
 package main
@@ -25,11 +26,14 @@ func main() {
 
 func run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: bench http|store|crash [-bin path]")
+		return fmt.Errorf("usage: bench http|ceiling|store|crash [-bin path]")
 	}
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	bin := fs.String("bin", "bin/consentforms", "the consentforms binary")
-	dur := fs.Duration("d", 0, "wrk duration per run (http; default 15s)")
+	dur := fs.Duration("d", 0, "wrk duration per run (http; default 5s)")
+	base := fs.String("base", "", "a second consentforms binary measured in the same rounds, alternating (http)")
+	rounds := fs.Int("rounds", 3, "measured rounds, each the ceiling and every binary once (http)")
+	addr := fs.String("addr", "127.0.0.1:0", "listen address (ceiling)")
 	conns := fs.Int("c", 64, "wrk connections (http)")
 	people := fs.Int("people", 15000, "persons to seed, each with 2 records per type (store)")
 	samples := fs.Int("n", 30, "timed operations of each kind (store)")
@@ -40,7 +44,9 @@ func run(ctx context.Context, args []string) error {
 	}
 	switch args[0] {
 	case "http":
-		return benchHTTP(ctx, *bin, *dur, *conns)
+		return benchHTTP(ctx, *bin, *base, *dur, *conns, *rounds)
+	case "ceiling":
+		return serveCeiling(*addr)
 	case "store":
 		return benchStore(ctx, *bin, *people, *samples, *keep)
 	case "crash":

@@ -141,9 +141,9 @@ func cli(bin, dir string, env []string, args ...string) (map[string]any, error) 
 }
 
 // provision creates a tenant with a form "petition", an API key with every scope and a
-// tenant admin, and returns the tenant id and the key.
-func provision(bin, dir string, env []string) (tenantID, key string, err error) {
-	t, err := cli(bin, dir, env, "tenant", "create", "--name", "Bench", "--rate-limit", "1000000")
+// tenant admin, and returns the tenant id and the key. tenantFlags go to `tenant create`.
+func provision(bin, dir string, env []string, tenantFlags ...string) (tenantID, key string, err error) {
+	t, err := cli(bin, dir, env, append([]string{"tenant", "create", "--name", "Bench", "--rate-limit", "1000000"}, tenantFlags...)...)
 	if err != nil {
 		return "", "", err
 	}

@@ -84,8 +84,9 @@ func chainFixture(t *testing.T, s *testServer) (string, []tenants.AuditEntry) {
 		submit(t, s, key, map[string]any{"form_id": "petition", "email": fmt.Sprintf("p%d@example.org", i), "consent_to_general_contact_email": true})
 	}
 	entries := chainOf(t, s, tn)
-	if len(entries) < 10 {
-		t.Fatalf("chain of %d entries, want the provisioning and two per submission", len(entries))
+	// tenant and form created, the key, and one consent.granted per submission
+	if len(entries) != 2+1+5 {
+		t.Fatalf("chain of %d entries, want the provisioning and one per submission", len(entries))
 	}
 	return tn, entries
 }
@@ -216,8 +217,8 @@ func TestAuditChainConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 	entries := chainOf(t, s, tn)
-	// tenant and form created, four keys, 60 submissions with one consent each
-	if want := 2 + 4 + 60*2; len(entries) != want {
+	// tenant and form created, four keys, 60 submissions with one entry each (consent.granted)
+	if want := 2 + 4 + 60; len(entries) != want {
 		t.Errorf("chain holds %d entries, want %d", len(entries), want)
 	}
 	if rep, err := auditVerifyCLI(t, s); err != nil || !rep.OK || rep.Entries != int64(len(entries)) {

@@ -30,6 +30,9 @@ func runCommand(ctx context.Context, cfg Config, c command, args []string, stdou
 	if done, err := parseFlags(c.name, fs, args, stdout); done {
 		return err
 	}
+	if err := missingFlags(c, fs); err != nil {
+		return err
+	}
 	store, err := openStore(ctx, cfg)
 	if err != nil {
 		return err
@@ -94,7 +97,7 @@ func tenantSendGridKey(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
 
 func keyCreate(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
 	tenant := fs.String("tenant", "", "tenant id")
-	scopes := fs.String("scopes", "", "comma-separated scopes, or all")
+	scopes := fs.String("scopes", "", "comma-separated scopes, or all: "+strings.Join(tenants.AllScopes, ", "))
 	name := fs.String("name", defaultKeyName, "key name, shown in lists")
 	expires := fs.String("expires", "", "expiry, RFC 3339 (optional)")
 	return func(ctx context.Context, s tenants.Stores) (any, error) {

@@ -31,6 +31,9 @@ func flagErrors(err error) error {
 	parts := make([]string, len(vs))
 	for i, v := range vs {
 		parts[i] = "--" + flagOf(v.Field) + ": " + v.Message + " (" + v.Code + ")"
+		if v.Field == "scope" && v.Code == provision.CodeUnknown {
+			parts[i] += "; the scopes are " + strings.Join(tenants.AllScopes, ", ")
+		}
 	}
 	return errors.New(strings.Join(parts, "; "))
 }

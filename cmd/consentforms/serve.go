@@ -87,6 +87,9 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 		}
 		defer stopPprof()
 	}
+	if cfg.Webhooks.Policy.AllowInsecure {
+		log.Warn("CONSENTFORMS_WEBHOOK_ALLOW_INSECURE is set: outgoing webhooks may go to plain http and to private and loopback addresses; use it for development only")
+	}
 	log.Info("listening", "addr", ln.Addr().String(), "store", storeName(cfg), "maxConns", lim.MaxConns, "maxConnsPerIP", lim.MaxConnsPerIP)
 	served := make(chan error, 1)
 	go func() { served <- app.Listener(newLimitListener(ln, lim, cfg.TrustedProxies, log)) }()

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
 	"time"
 
@@ -98,6 +99,12 @@ func importData(ctx context.Context, cfg Config, args []string, stdout, stderr i
 	read, added, err := loadItems(ctx, store.Transfer, r, newProgress(stderr, "imported"))
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
+	}
+	if added > 0 && cfg.HMACKey == "" {
+		if _, err := os.Stat(cfg.SecretsFile); errors.Is(err, iofs.ErrNotExist) {
+			fmt.Fprintf(stderr, "consentforms: warning: %s does not exist: the server refuses to start on imported data without "+
+				"the secrets file of the installation that exported it (copy it there), or run `consentforms rehash` to give the data new keys\n", cfg.SecretsFile)
+		}
 	}
 	// The records may have been keyed by an older version: the next start re-keys them.
 	if added > 0 {

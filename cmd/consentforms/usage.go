@@ -89,14 +89,52 @@ func commandUsage(name string, fs *flag.FlagSet) string {
 	}
 	if fs != nil {
 		var flags strings.Builder
-		fs.SetOutput(&flags)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
+		fs.VisitAll(func(f *flag.Flag) {
+			value, help := flag.UnquoteUsage(f)
+			fmt.Fprintf(&flags, "  --%s", f.Name)
+			if value != "" {
+				fmt.Fprintf(&flags, " %s", value)
+			}
+			fmt.Fprintf(&flags, "\n    \t%s", strings.ReplaceAll(help, "\n", "\n    \t"))
+			if f.DefValue != "" && f.DefValue != "false" {
+				fmt.Fprintf(&flags, " (default %q)", f.DefValue)
+			}
+			flags.WriteString("\n")
+		})
 		if flags.Len() > 0 {
 			b.WriteString("\nFlags:\n" + flags.String())
 		}
 	}
 	return b.String()
+}
+
+// requiredFlags are the flags a command's usage line names outside brackets and parentheses
+// ("--tenant ID --scopes S [--name N]": tenant and scopes), so that what help shows as
+// required is what the command requires.
+func requiredFlags(args string) []string {
+	var out []string
+	depth := 0
+	for _, word := range strings.Fields(args) {
+		if depth == 0 && strings.HasPrefix(word, "--") {
+			out = append(out, strings.TrimPrefix(word, "--"))
+		}
+		depth += strings.Count(word, "[") + strings.Count(word, "(") - strings.Count(word, "]") - strings.Count(word, ")")
+	}
+	return out
+}
+
+// missingFlags is the usage error of a command line lacking flags the command requires.
+func missingFlags(c command, fs *flag.FlagSet) error {
+	var missing []string
+	for _, name := range requiredFlags(c.args) {
+		if fs.Lookup(name) != nil && !flagSet(fs, name) {
+			missing = append(missing, "--"+name)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return &usageError{err: fmt.Errorf("%s: missing %s", c.name, strings.Join(missing, ", ")), usage: commandUsage(c.name, fs)}
 }
 
 // usageError is a command line the program cannot read: main prints it with the usage on

@@ -91,7 +91,7 @@ func parsePhoneCall(body map[string]any, now time.Time, country string) (Draft, 
 			d.Fields[k] = v
 		}
 	}
-	if tooManyIdentifiers(d) {
+	if tooManyIdentifiers(&d) {
 		return d, []tenants.Violation{tooMany}
 	}
 	return d, nil

@@ -27,6 +27,10 @@ func TooMany(ids anonymise.IDs) *tenants.Violation {
 	return nil
 }
 
-func tooManyIdentifiers(d Draft) bool {
-	return TooMany(anonymise.Identifiers(tenants.Record{Contact: d.Contact, Payload: d.Payload, Fields: d.Fields}, d.Country)) != nil
+// tooManyIdentifiers finds the draft's identifiers, keeps them in d.IDs (storing the draft
+// hashes them without reading every phone number again) and reports whether they are too many.
+func tooManyIdentifiers(d *Draft) bool {
+	ids := anonymise.Identifiers(tenants.Record{Contact: d.Contact, Payload: d.Payload, Fields: d.Fields}, d.Country)
+	d.IDs = &ids
+	return TooMany(ids) != nil
 }

@@ -5,6 +5,7 @@
 package intake
 
 import (
+	"github.com/consentforms/consentforms/tenants/anonymise"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -29,6 +30,9 @@ type Draft struct {
 	// numbers of it are read as numbers, in the contact fields of section-6 records and in
 	// custom fields (mentions).
 	Country string
+	// IDs are the identifiers of the draft's record (anonymise.Identifiers) as intake found
+	// them; nil when not found yet. A draft changed after parsing must set it to nil.
+	IDs *anonymise.IDs
 }
 
 // Record makes the record the draft stores for tenantID, its ids from tenants.NewRecord: a
@@ -71,7 +75,7 @@ func ParseRecord(kind tenants.Kind, body map[string]any, now time.Time, country 
 	sub, codes := consent.Validate(body, own, now, rules)
 	d := Draft{Kind: kind, SubmissionID: sub.SubmissionID, FormID: sub.FormID, CreatedAt: now, Contact: sub.Contact,
 		Address: sub.Address, Consents: sub.Consents, Payload: sub.Payload, Fields: sub.Extra, Country: country}
-	if tooManyIdentifiers(d) {
+	if tooManyIdentifiers(&d) {
 		codes = append(codes, consent.CodeTooManyIdentifiers)
 	}
 	if len(codes) > 0 {

@@ -34,6 +34,6 @@ func (s *Service) IngestDraft(ctx context.Context, tenantID string, d intake.Dra
 		return "", 0, tenants.Violations(vs)
 	}
 	rec := d.Record(tenantID)
-	out, err := s.ingest(ctx, rec, d.Country, actor, requestID)
+	out, err := s.ingest(ctx, rec, d.Country, d.IDs, actor, requestID)
 	return rec.PublicID, out, err
 }

@@ -95,10 +95,15 @@ func (s *Service) mentionHashes(tenantID string, id Identity) []string {
 // repeats; and its identifiers.
 func (s *Service) MatchKeys(rec tenants.Record, country string) ([]string, anonymise.IDs) {
 	ids := anonymise.Identifiers(rec, country)
+	return s.matchKeysOf(rec.TenantID, ids), ids
+}
+
+// matchKeysOf returns the match keys of identifiers ids in a tenant (MatchKeys).
+func (s *Service) matchKeysOf(tenantID string, ids anonymise.IDs) []string {
 	var keys []string
 	add := func(domain string, vs []string) {
 		for _, v := range vs {
-			if h := s.Hasher.Hash(rec.TenantID, domain, v); !slices.Contains(keys, h) {
+			if h := s.Hasher.Hash(tenantID, domain, v); !slices.Contains(keys, h) {
 				keys = append(keys, h)
 			}
 		}
@@ -107,7 +112,7 @@ func (s *Service) MatchKeys(rec tenants.Record, country string) ([]string, anony
 	add(domainPhone, ids.Phones)
 	add(domainMentionEmail, ids.MentionedEmails)
 	add(domainMentionPhone, ids.MentionedPhones)
-	return keys, ids
+	return keys
 }
 
 // Subject is the audit log's stand-in for an identity: its keyed hashes, never the values.
@@ -128,12 +133,13 @@ func (s *Service) Subject(tenantID string, id Identity) string {
 // that kind and public id, and nothing changed. A record over intake.MaxIdentifiers is refused
 // (tenants.Violations).
 func (s *Service) Ingest(ctx context.Context, rec tenants.Record, actor, requestID string) (Outcome, error) {
-	return s.ingest(ctx, rec, "", actor, requestID)
+	return s.ingest(ctx, rec, "", nil, actor, requestID)
 }
 
-// ingest is Ingest in a tenant whose default country is country.
-func (s *Service) ingest(ctx context.Context, rec tenants.Record, country, actor, requestID string) (Outcome, error) {
-	in, ids := s.prepare(rec, country, actor, requestID)
+// ingest is Ingest in a tenant whose default country is country; known, when not nil, are the
+// record's identifiers as intake found them.
+func (s *Service) ingest(ctx context.Context, rec tenants.Record, country string, known *anonymise.IDs, actor, requestID string) (Outcome, error) {
+	in, ids := s.prepare(rec, country, known, actor, requestID)
 	if v := intake.TooMany(ids); v != nil {
 		return 0, tenants.Violations{*v}
 	}
@@ -151,24 +157,32 @@ func (s *Service) ingest(ctx context.Context, rec tenants.Record, country, actor
 // Prepare computes what storing rec writes in a tenant without a default country: its match
 // keys (MatchKeys) and its audit entries.
 func (s *Service) Prepare(rec tenants.Record, actor, requestID string) tenants.Ingestion {
-	in, _ := s.prepare(rec, "", actor, requestID)
+	in, _ := s.prepare(rec, "", nil, actor, requestID)
 	return in
 }
 
 // prepare is Prepare in a tenant whose default country is country; it also returns the
 // record's identifiers, for the limit on them.
-func (s *Service) prepare(rec tenants.Record, country, actor, requestID string) (in tenants.Ingestion, ids anonymise.IDs) {
-	rec.MatchKeys, ids = s.MatchKeys(rec, country)
-	action := tenants.ActionRecordAccepted
-	if rec.Kind == tenants.KindFormSubmission {
-		action = tenants.ActionSubmissionAccepted
+func (s *Service) prepare(rec tenants.Record, country string, known *anonymise.IDs, actor, requestID string) (in tenants.Ingestion, ids anonymise.IDs) {
+	if known != nil {
+		ids = *known
+		rec.MatchKeys = s.matchKeysOf(rec.TenantID, ids)
+	} else {
+		rec.MatchKeys, ids = s.MatchKeys(rec, country)
 	}
-	entry := func(action, detail string) tenants.AuditEntry {
-		return tenants.AuditEntry{Time: rec.CreatedAt, TenantID: rec.TenantID, Actor: actor, Action: action,
-			RecordIDs: []string{rec.PublicID}, Detail: detail, RequestID: requestID}
-	}
-	in = tenants.Ingestion{Audit: []tenants.AuditEntry{entry(action, string(rec.Kind)+" form="+rec.FormID)}}
-	// One entry names every consent the record grants: the grants of one submission are one event.
+	in = tenants.Ingestion{Audit: []tenants.AuditEntry{RecordEntry(rec, actor, requestID)}}
+	in.Record = rec
+	in.Events = webhook.Granted(rec)
+	return in, ids
+}
+
+// RecordEntry is the one audit entry a stored record writes (docs/API.md §9): consent.granted
+// naming every consent the record grants, in the order of tenants.ConsentNames, or
+// record.created (its kind and form in the detail) for a record that grants none. The grants of
+// one submission are one event, and the record's acceptance is that event.
+func RecordEntry(rec tenants.Record, actor, requestID string) tenants.AuditEntry {
+	e := tenants.AuditEntry{Time: rec.CreatedAt, TenantID: rec.TenantID, Actor: actor, Action: tenants.ActionRecordCreated,
+		RecordIDs: []string{rec.PublicID}, Detail: string(rec.Kind) + " form=" + rec.FormID, RequestID: requestID}
 	var granted []string
 	for name, c := range rec.Consents.All() {
 		if c.Status == tenants.StatusGranted {
@@ -176,11 +190,9 @@ func (s *Service) prepare(rec tenants.Record, country, actor, requestID string) 
 		}
 	}
 	if len(granted) > 0 {
-		in.Audit = append(in.Audit, entry(tenants.ActionConsentGranted, joinNames(granted)))
+		e.Action, e.Detail = tenants.ActionConsentGranted, joinNames(granted)
 	}
-	in.Record = rec
-	in.Events = webhook.Granted(rec)
-	return in, ids
+	return e
 }
 
 func joinNames(names []string) string {

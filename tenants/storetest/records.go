@@ -75,7 +75,7 @@ func testRepeat(t *testing.T, open Open) {
 	if found, _ := s.Records.Find(ctx, "a", []string{"k-other"}); len(found) != 0 {
 		t.Errorf("the repeat's match key was kept: %v", ids(found))
 	}
-	if n := auditCount(t, s, "a", tenants.ActionSubmissionAccepted); n != 1 {
+	if n := auditCount(t, s, "a", tenants.ActionRecordCreated); n != 1 {
 		t.Errorf("audit entries = %d, want the first ingestion's only", n)
 	}
 	// The same public id under another tenant or kind is another record.
@@ -112,7 +112,7 @@ func testConcurrentRepeats(t *testing.T, open Open) {
 	if c, _ := s.Records.Count(ctx, "a", tenants.KindFormSubmission); c != 1 {
 		t.Errorf("Count = %d, want 1", c)
 	}
-	if n := auditCount(t, s, "a", tenants.ActionSubmissionAccepted); n != 1 {
+	if n := auditCount(t, s, "a", tenants.ActionRecordCreated); n != 1 {
 		t.Errorf("audit entries = %d, want 1", n)
 	}
 }

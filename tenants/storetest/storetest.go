@@ -73,10 +73,10 @@ func ingest(t *testing.T, s tenants.Stores, recs ...tenants.Record) {
 	}
 }
 
-// accepted is the audit entry of r's ingestion.
+// accepted is the one audit entry of r's ingestion (r grants no consent).
 func accepted(r tenants.Record) tenants.AuditEntry {
 	return tenants.AuditEntry{Time: r.CreatedAt, TenantID: r.TenantID, Actor: "key:k1",
-		Action: tenants.ActionSubmissionAccepted, RecordIDs: []string{r.PublicID}}
+		Action: tenants.ActionRecordCreated, RecordIDs: []string{r.PublicID}}
 }
 
 // granted is a consent granted at t0 with deadline d (nil: none).

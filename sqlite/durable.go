@@ -1,0 +1,162 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Intake's durability wait and checkpoints run beside the writer, not on it (docs/STORAGE.md,
+// "Group commit"). An ingestion batch commits with synchronous=NORMAL: its pages are in the
+// write-ahead log, not yet on disk. The syncer then fsyncs the log and only after that are the
+// batch's requests answered, while the writer already writes the next batch. Every other
+// transaction on the writing connection commits with synchronous=FULL (durable at its commit),
+// which also makes the batches before it durable.
+//
+// SQLite's automatic checkpoint would run inside whichever commit fills the log, on the
+// writer; it is off on the writing connection. The checkpointer copies the log into the
+// database file on a connection of its own (passive: it takes no lock the writer needs). But
+// beside a writer that never pauses, a passive checkpoint never copies the whole log, and the
+// log is only reused from its start once all of it is copied, so it would grow without bound.
+// So once the log holds restartFrames frames, the writer itself, between two batches, runs a
+// passive checkpoint: it copies only what came after the checkpointer's last pass, and then
+// all of the log is in the database file, so the writer's next transaction starts the log
+// again from its beginning (unless a reader still holds a snapshot in the log; then the writer
+// tries again after its next batch).
+
+// minBatch is the smallest batch written while an earlier one still waits for its fsync.
+const minBatch = 32
+
+// restartFrames is the log length (pages) at which the writer completes a checkpoint itself.
+const restartFrames = 16000
+
+// checkpointEvery is how often the checkpointer copies the log into the database file.
+const checkpointEvery = 200 * time.Millisecond
+
+// syncer fsyncs the write-ahead log for the batches committed without waiting for the disk,
+// and then answers them, in commit order.
+type syncer struct {
+	wal string
+
+	mu      sync.Mutex
+	pending []func(error) // the committed batches not yet synced
+	idle    chan struct{} // closed while nothing is pending or being synced
+	kick    chan struct{}
+	stop    chan struct{}
+	stopped chan struct{}
+}
+
+func newSyncer(wal string) *syncer {
+	y := &syncer{wal: wal, idle: make(chan struct{}), kick: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
+	close(y.idle)
+	go y.loop()
+	return y
+}
+
+// busy returns a channel closed once no batch awaits its fsync.
+func (y *syncer) busy() <-chan struct{} {
+	y.mu.Lock()
+	defer y.mu.Unlock()
+	return y.idle
+}
+
+// add hands a committed batch to the syncer: done hears the fsync's outcome.
+func (y *syncer) add(done func(error)) {
+	y.mu.Lock()
+	if len(y.pending) == 0 && isClosed(y.idle) {
+		y.idle = make(chan struct{})
+	}
+	y.pending = append(y.pending, done)
+	y.mu.Unlock()
+	select {
+	case y.kick <- struct{}{}:
+	default:
+	}
+}
+
+func isClosed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+func (y *syncer) loop() {
+	defer close(y.stopped)
+	for {
+		select {
+		case <-y.kick:
+		case <-y.stop:
+			y.flush()
+			return
+		}
+		y.flush()
+	}
+}
+
+// flush fsyncs the log for every batch pending now and answers them; batches committed while
+// it syncs wait for the next round.
+func (y *syncer) flush() {
+	y.mu.Lock()
+	batches := y.pending
+	y.pending = nil
+	y.mu.Unlock()
+	if len(batches) > 0 {
+		// fsync makes the log's pages durable whichever descriptor of the file asks.
+		err := syncFile(y.wal)
+		for _, done := range batches {
+			done(err)
+		}
+	}
+	y.mu.Lock()
+	if len(y.pending) == 0 && !isClosed(y.idle) {
+		close(y.idle)
+	}
+	y.mu.Unlock()
+}
+
+// close answers what is pending and stops the syncer.
+func (y *syncer) close() {
+	close(y.stop)
+	<-y.stopped
+}
+
+// checkpointer copies the log into the database file every checkpointEvery on its own
+// connection, and remembers how long the log is.
+type checkpointer struct {
+	db     *sql.DB
+	frames atomic.Int64 // the log's length at the last checkpoint, in pages
+}
+
+// passiveCheckpoint runs a passive checkpoint on q and returns the log's length and how much of it
+// is in the database file.
+func passiveCheckpoint(ctx context.Context, q interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}) (frames, copied int64, err error) {
+	var busy int64
+	err = q.QueryRowContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &frames, &copied)
+	return frames, copied, err
+}
+
+func (c *checkpointer) run(stop <-chan struct{}, done func()) {
+	defer done()
+	t := time.NewTicker(checkpointEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+			// An error or a partial copy (a reader on an older snapshot) is made up next time.
+			if frames, _, err := passiveCheckpoint(ctx, c.db); err == nil {
+				c.frames.Store(frames)
+			}
+			cancel()
+		}
+	}
+}
