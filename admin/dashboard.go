@@ -36,6 +36,9 @@ func (h *handler) dashboard(c *fiber.Ctx, s *session) error {
 	if p.Expiring, err = h.expiringChart(ctx, s.TenantID, now); err != nil {
 		return err
 	}
+	if p.OptIn, err = h.optIn(ctx, s.TenantID, now); err != nil {
+		return err
+	}
 	if h.may(s, permAuditRead) {
 		entries, err := h.listAudit(ctx, s, tenants.AuditFilter{Limit: recentActivity})
 		if err != nil {

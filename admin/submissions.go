@@ -92,7 +92,7 @@ func personalField(declared map[string]bool, key string, v any) bool {
 }
 
 func consentView(c tenants.Consent, now time.Time) web.ConsentView {
-	return web.ConsentView{Status: string(c.StatusAt(now)), Deadline: c.Deadline, GrantedAt: c.GrantedAt,
+	return web.ConsentView{Status: string(c.DetailAt(now)), Deadline: c.Deadline, GrantedAt: c.GrantedAt,
 		RevokedAt: c.RevokedAt, Source: str(c.Source), Timestamp: str(c.Timestamp), IPAddress: str(c.IPAddress)}
 }
 

@@ -32,6 +32,8 @@ type Operations interface {
 	// Export and Expiring serve the access export and the re-permission list.
 	Export(ctx context.Context, tenantID, actor, requestID string, id ops.Identity) (ops.PersonExport, error)
 	Expiring(ctx context.Context, tenantID, actor, requestID string, r ops.ExpiringRequest) (ops.ExpiringPage, error)
+	// Links are a record's confirmation and withdrawal links for the person (docs/API.md §13).
+	Links(ctx context.Context, rec tenants.Record) ops.RecordLinks
 	// Observe and ObserveError count events and failed store operations in the metrics.
 	Observe() tenants.Observer
 	ObserveError(err error)

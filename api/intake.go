@@ -37,7 +37,10 @@ func (s *server) intake(c *fiber.Ctx, kind tenants.Kind) (string, error) {
 			vs = intake.TextVersionUnknown(vs)
 		}
 	}
-	id, _, err := s.Ops.IngestDraft(c.UserContext(), a.tenant.ID, d, vs, a.actor, requestID(c))
+	if err := s.doubleOptIn(c, a.tenant.ID, &d); err != nil {
+		return "", err
+	}
+	id, _, err := s.Ops.IngestDraft(linkCtx(c), a.tenant.ID, d, vs, a.actor, requestID(c))
 	var refused tenants.Violations
 	if errors.As(err, &refused) {
 		return "", &refusedRecord{kind: kind, vs: refused}

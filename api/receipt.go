@@ -78,6 +78,15 @@ type receiptProof struct {
 	Source    *string `json:"source"`
 	IPAddress *string `json:"ipAddress"`
 	Timestamp *string `json:"timestamp"`
+	// Confirmation is the double opt-in's proof: when the person confirmed, from which address,
+	// with which user agent (the last two gone after erasure); absent when none was needed.
+	Confirmation *receiptConfirmation `json:"confirmation,omitempty"`
+}
+
+type receiptConfirmation struct {
+	At        time.Time `json:"at"`
+	IPAddress *string   `json:"ipAddress"`
+	UserAgent *string   `json:"userAgent"`
 }
 
 // purposes describe each consent's purpose in the receipt.
@@ -94,6 +103,7 @@ var dpvStatus = map[tenants.ConsentStatus]string{
 	tenants.StatusExpired:    "dpv:ConsentExpired",
 	tenants.StatusRevoked:    "dpv:ConsentWithdrawn",
 	tenants.StatusNotGranted: "dpv:ConsentUnknown",
+	tenants.StatusPending:    "dpv:ConsentRequested",
 }
 
 func viewReceipt(r ops.Receipt) receiptView {
@@ -105,15 +115,15 @@ func viewReceipt(r ops.Receipt) receiptView {
 		v.Subject = &receiptEntity{Type: "dpv:DataSubject", Identifier: r.Subject}
 	}
 	for _, c := range r.Consents {
-		status, ok := dpvStatus[c.Status]
-		if !ok {
-			status = "dpv:ConsentRequested" // a status awaiting the person (pending)
-		}
+		status := dpvStatus[c.Status]
 		cv := receiptConsentView{Type: "dpv:Consent", Identifier: c.Name,
 			Purpose:    receiptPurpose{Type: "dpv:Purpose", Identifier: c.Name, Description: purposes[c.Name]},
 			LegalBasis: "dpv:Consent", ConsentStatus: status, Status: c.Status, IndicatedAt: c.GrantedAt, Expiry: c.Deadline,
 			Withdrawn: c.RevokedAt, IndicatedBy: "dpv:DataSubject", IndicationMethod: c.Source,
 			Proof: receiptProof{Source: c.Source, IPAddress: c.IPAddress, Timestamp: c.Timestamp}}
+		if cf := c.Confirmation; cf != nil {
+			cv.Proof.Confirmation = &receiptConfirmation{At: cf.At.UTC().Truncate(time.Second), IPAddress: cf.IPAddress, UserAgent: cf.UserAgent}
+		}
 		if n := c.Notice; n != nil {
 			cv.Notice = &receiptNotice{Type: "dpv:ConsentNotice", Identifier: n.ID, Language: n.Language,
 				Issued: n.PublishedAt.UTC(), Description: n.Text, SHA256: n.Hash}

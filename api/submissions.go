@@ -25,14 +25,16 @@ func (s *server) acceptSubmission(c *fiber.Ctx) error {
 
 // submissionView is the submission shape of docs/API.md §7.1.
 type submissionView struct {
-	SubmissionID string          `json:"submissionId"`
-	FormID       orNull          `json:"formId"`
-	CreatedAt    time.Time       `json:"createdAt"`
-	Contact      tenants.Contact `json:"contact"`
-	Address      tenants.Address `json:"address"`
-	Consents     consentsView    `json:"consents"`
-	Payload      map[string]any  `json:"payload"`
-	AnonymisedAt *time.Time      `json:"anonymisedAt"`
+	SubmissionID string             `json:"submissionId"`
+	FormID       orNull             `json:"formId"`
+	CreatedAt    time.Time          `json:"createdAt"`
+	Contact      tenants.Contact    `json:"contact"`
+	Address      tenants.Address    `json:"address"`
+	Consents     recordConsentsView `json:"consents"`
+	Payload      map[string]any     `json:"payload"`
+	AnonymisedAt *time.Time         `json:"anonymisedAt"`
+	// WithdrawURL is the person's withdrawal link (docs/API.md §13), while general contact is granted or pending.
+	WithdrawURL string `json:"withdrawUrl,omitempty"`
 }
 
 // getSubmission is GET /api/v1/forms/submissions/{submission_id}.
@@ -46,7 +48,8 @@ func (s *server) getSubmission(c *fiber.Ctx) error {
 		return err
 	}
 	v := submissionView{SubmissionID: rec.PublicID, FormID: orNull(rec.FormID), CreatedAt: rec.CreatedAt.UTC().Truncate(time.Second),
-		Contact: rec.Contact, Address: rec.Address, Consents: viewConsents(ops.ViewConsents(rec.Consents, s.Now())), Payload: rec.Payload}
+		Contact: rec.Contact, Address: rec.Address, Payload: rec.Payload}
+	v.Consents, v.WithdrawURL = s.recordConsents(c, rec)
 	if v.Payload == nil {
 		v.Payload = map[string]any{}
 	}

@@ -49,6 +49,12 @@ func statusIs(consent tenants.ConsentName, status tenants.ConsentStatus, now tim
 	case tenants.StatusNotGranted:
 		return bson.D{{Key: st, Value: bson.D{{Key: "$nin", Value: bson.A{
 			tenants.StatusGranted, tenants.StatusExpired, tenants.StatusRevoked}}}}}, true
+	case tenants.StatusPending:
+		return bson.D{{Key: st, Value: tenants.StatusPending}, {Key: "consents." + string(consent) + ".confirmBy", Value: bson.D{{Key: "$gt", Value: now}}}}, true
+	case tenants.StatusLapsed:
+		return bson.D{{Key: st, Value: tenants.StatusPending}, {Key: "$or", Value: bson.A{
+			bson.D{{Key: "consents." + string(consent) + ".confirmBy", Value: nil}},
+			bson.D{{Key: "consents." + string(consent) + ".confirmBy", Value: bson.D{{Key: "$lte", Value: now}}}}}}}, true
 	}
 	return nil, false
 }

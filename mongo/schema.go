@@ -85,15 +85,17 @@ func schema() map[string][]index {
 		colAuditLinks:         {{name: "tenant_first", keys: bson.D{asc("tenantId"), desc("first")}}},
 		colAuditVerifications: nil,
 		colMeta:               nil, // one document per fact, read by _id
-		colLeases:             {{name: "name_term", keys: bson.D{asc("name"), desc("term")}}},
-		colWebhookDiag:        {{name: "tenant_provider", keys: bson.D{asc("tenantId"), asc("provider")}}},
-		colSMSSecrets:         {{name: "tenant_provider", keys: bson.D{asc("tenantId"), asc("provider")}}},
-		colSMSMessages:        nil, // read by _id (tenant, provider, message id)
-		colWebhookDays:        {{name: "tenant_provider_day", keys: bson.D{asc("tenantId"), asc("provider"), desc("day")}}},
-		colSessions:           {{name: "staff", keys: bson.D{asc("staffId")}}, {name: "expires", keys: bson.D{asc("expiresAt")}}},
-		colClaims:             {{name: "tenant_record_gen", keys: bson.D{asc("tenantId"), asc("recordId"), desc("gen")}}},
-		colEndpoints:          {{name: "tenant_created", keys: bson.D{asc("tenantId"), asc("createdAt")}}},
-		colBulk:               {{name: "tenant_requested", keys: bson.D{asc("tenantId"), desc("requestedAt")}}, {name: "status_expires", keys: bson.D{asc("status"), asc("expiresAt")}}},
+		// Read by _id (tenant:hash); expiresAt is when a document may be pruned.
+		colSpentTokens: {{name: "tenant_expires", keys: bson.D{asc("tenantId"), asc("expiresAt")}}},
+		colLeases:      {{name: "name_term", keys: bson.D{asc("name"), desc("term")}}},
+		colWebhookDiag: {{name: "tenant_provider", keys: bson.D{asc("tenantId"), asc("provider")}}},
+		colSMSSecrets:  {{name: "tenant_provider", keys: bson.D{asc("tenantId"), asc("provider")}}},
+		colSMSMessages: nil, // read by _id (tenant, provider, message id)
+		colWebhookDays: {{name: "tenant_provider_day", keys: bson.D{asc("tenantId"), asc("provider"), desc("day")}}},
+		colSessions:    {{name: "staff", keys: bson.D{asc("staffId")}}, {name: "expires", keys: bson.D{asc("expiresAt")}}},
+		colClaims:      {{name: "tenant_record_gen", keys: bson.D{asc("tenantId"), asc("recordId"), desc("gen")}}},
+		colEndpoints:   {{name: "tenant_created", keys: bson.D{asc("tenantId"), asc("createdAt")}}},
+		colBulk:        {{name: "tenant_requested", keys: bson.D{asc("tenantId"), desc("requestedAt")}}, {name: "status_expires", keys: bson.D{asc("status"), asc("expiresAt")}}},
 		// The dispatcher spans tenants: the events in order, the deliveries due, those to prune.
 		colOutbox: {{name: "time", keys: bson.D{asc("time"), asc("_id")}}},
 		colDeliveries: {

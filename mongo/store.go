@@ -68,6 +68,8 @@ type Store struct {
 	Writer   *Writer
 	Transfer *Transfer
 	Leases   *Leases
+	// SpentTokens remembers the used confirmation links.
+	SpentTokens *SpentTokens
 }
 
 // Open connects, checks that the server answers, creates the collections and indexes that
@@ -113,6 +115,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Records = newRecords(s.db)
 	s.claims = &claims{c: s.db.Collection(colClaims)}
 	s.Transfer = &Transfer{s: s}
+	s.SpentTokens = &SpentTokens{c: s.db.Collection(colSpentTokens)}
 	s.Leases = &Leases{c: s.db.Collection(colLeases), now: func() time.Time { return s.now() }}
 	if err := s.Ping(ctx); err != nil {
 		_ = client.Disconnect(context.WithoutCancel(ctx))
@@ -129,7 +132,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
 	return tenants.Stores{Outbox: s.Outbox, Bulk: s.Bulk, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Texts: s.Texts, Staff: s.Staff, Tokens: s.Tokens,
-		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, SMS: s.SMS, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Records, Writer: s.Writer, Transfer: s.Transfer, Leases: s.Leases, Ping: s.Ping, Close: s.Close}
+		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, SMS: s.SMS, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Records, Writer: s.Writer, Transfer: s.Transfer, SpentTokens: s.SpentTokens, Leases: s.Leases, Ping: s.Ping, Close: s.Close}
 }
 
 // Ping checks that the primary answers; an error wraps tenants.ErrUnavailable unless ctx

@@ -81,10 +81,20 @@ func derive(r tenants.Record) (derived, error) {
 	}
 	c := r.Consents
 	return derived{body: string(b),
-		ppStatus: string(c.PrimaryPurpose.Status), ppDeadline: msPtr(c.PrimaryPurpose.Deadline),
-		geStatus: string(c.GeneralContactEmail.Status), geDeadline: msPtr(c.GeneralContactEmail.Deadline),
-		gpStatus: string(c.GeneralContactPhone.Status), gpDeadline: msPtr(c.GeneralContactPhone.Deadline),
+		ppStatus: string(c.PrimaryPurpose.Status), ppDeadline: msPtr(deadlineColumn(c.PrimaryPurpose)),
+		geStatus: string(c.GeneralContactEmail.Status), geDeadline: msPtr(deadlineColumn(c.GeneralContactEmail)),
+		gpStatus: string(c.GeneralContactPhone.Status), gpDeadline: msPtr(deadlineColumn(c.GeneralContactPhone)),
 		nextDeadline: msPtr(c.NextDeadline()), anonymisedAt: msPtr(r.AnonymisedAt), lapsedAt: msPtr(c.LapsedAt(r.CreatedAt))}, nil
+}
+
+// deadlineColumn is what a consent's deadline column holds: its deadline, or for a pending
+// consent the end of its confirmation period (its deadline matters only once granted, and is
+// in the body), so that the covering index tells pending from lapsed.
+func deadlineColumn(c tenants.Consent) *time.Time {
+	if c.Status == tenants.StatusPending {
+		return c.ConfirmBy
+	}
+	return c.Deadline
 }
 
 // statusColumns are the status and deadline columns of each consent.
@@ -111,6 +121,10 @@ func statusIs(consent tenants.ConsentName, status tenants.ConsentStatus) (string
 		return fmt.Sprintf("(%s = 'revoked')", st), true
 	case tenants.StatusNotGranted:
 		return fmt.Sprintf("(%s NOT IN ('granted', 'expired', 'revoked'))", st), true
+	case tenants.StatusPending:
+		return fmt.Sprintf("(%s = 'pending' AND %s > :now)", st, dl), true
+	case tenants.StatusLapsed:
+		return fmt.Sprintf("(%s = 'pending' AND (%s IS NULL OR %s <= :now))", st, dl, dl), true
 	}
 	return "", false
 }

@@ -66,6 +66,8 @@ type Store struct {
 	Bulk     *Bulk
 	Writer   *Writer
 	Transfer *Transfer
+	// SpentTokens remembers the used confirmation links.
+	SpentTokens *SpentTokens
 }
 
 // pragmas apply to every connection. busy_timeout lets a second process (the CLI) wait for
@@ -137,6 +139,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Outbox = &Outbox{s: s}
 	s.Bulk = &Bulk{s: s}
 	s.Transfer = &Transfer{s: s}
+	s.SpentTokens = &SpentTokens{s: s}
 	if s.Writer, err = newWriter(ctx, s, cfg.Observer); err != nil {
 		_ = s.Close(ctx)
 		return nil, err
@@ -209,7 +212,7 @@ func (s *Store) quickCheck(ctx context.Context) error {
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
 	return tenants.Stores{Outbox: s.Outbox, Bulk: s.Bulk, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Texts: s.Texts, Staff: s.Staff, Tokens: s.Tokens,
-		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, SMS: s.SMS, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Writer, Writer: s.Writer, Transfer: s.Transfer, Ping: s.Ping, Close: s.Close}
+		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, SMS: s.SMS, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Writer, Writer: s.Writer, Transfer: s.Transfer, SpentTokens: s.SpentTokens, Ping: s.Ping, Close: s.Close}
 }
 
 // Ping checks that the database answers. After a write failed for want of disk it reports the

@@ -78,21 +78,22 @@ func (c *Consents) ExpireDue(now time.Time) []string {
 }
 
 // RevokeGeneralContact revokes both general-contact consents (e-mail and phone) where they
-// are granted or expired, leaving primary purpose as it is, and reports whether anything
-// changed: a repeat changes nothing.
+// are granted, expired or pending (a confirmation still awaited is cancelled: its link can no
+// longer confirm), leaving primary purpose as it is, and reports whether anything changed: a
+// repeat changes nothing.
 func (c *Consents) RevokeGeneralContact(at time.Time, via string) bool {
 	return c.RevokeChannels(at, via, true, true)
 }
 
 // RevokeChannels revokes the general-contact consent of each channel named (an SMS "STOP"
-// names the phone alone) where it is granted or expired, and reports whether anything changed.
+// names the phone alone) where it is granted, expired or pending, and reports whether anything changed.
 func (c *Consents) RevokeChannels(at time.Time, via string, email, phone bool) bool {
 	changed := false
 	for _, ch := range []struct {
 		con  *Consent
 		want bool
 	}{{&c.GeneralContactEmail, email}, {&c.GeneralContactPhone, phone}} {
-		if con := ch.con; ch.want && (con.Status == StatusGranted || con.Status == StatusExpired) {
+		if con := ch.con; ch.want && (con.Status == StatusGranted || con.Status == StatusExpired || con.Status == StatusPending) {
 			con.Status = StatusRevoked
 			con.RevokedAt = &at
 			con.RevokedBy = via

@@ -12,11 +12,14 @@ const (
 	EventTypeConsentExpired      = "consent.expired"
 	EventTypeRecordAnonymised    = "record.anonymised"
 	EventTypeRetentionAnonymised = "retention.anonymised"
+	// EventTypeConfirmationRequested: a submission to a form with double opt-in left a consent
+	// pending; the tenant sends the person the confirmation URL it carries.
+	EventTypeConfirmationRequested = "consent.confirmation_requested"
 )
 
 // EventTypes lists the event types an endpoint can subscribe to.
 var EventTypes = []string{EventTypeConsentGranted, EventTypeConsentRevoked, EventTypeConsentExpired,
-	EventTypeRecordAnonymised, EventTypeRetentionAnonymised}
+	EventTypeRecordAnonymised, EventTypeRetentionAnonymised, EventTypeConfirmationRequested}
 
 // OutboxEvent is one entry of the outbox: a change to tell the tenant's webhook endpoints about. It
 // is written with the change itself, so that an acknowledged change never loses its event.

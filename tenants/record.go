@@ -42,6 +42,13 @@ const (
 	StatusExpired    ConsentStatus = "expired"
 	StatusRevoked    ConsentStatus = "revoked"
 	StatusNotGranted ConsentStatus = "not_granted"
+	// StatusPending is a general-contact consent given on a form with double opt-in and not
+	// yet confirmed (docs/API.md §13): it reads as not granted everywhere but in the record
+	// read (Consent.DetailAt), and lapses at ConfirmBy.
+	StatusPending ConsentStatus = "pending"
+	// StatusLapsed is a filter of record lists and counts only, never a consent's status: a
+	// pending consent whose confirmation period is over (it reads not granted).
+	StatusLapsed ConsentStatus = "lapsed"
 )
 
 // Consent is one consent of a record with its lifecycle times and proof.
@@ -60,9 +67,39 @@ type Consent struct {
 	// Text names the notice version the consent was given under (docs/API.md §12); nil when
 	// the form had no text for it.
 	Text *TextRef `bson:"text,omitempty" json:"text,omitempty"`
+	// ConfirmBy is when a pending consent's confirmation link lapses (the form's confirmation
+	// period after the submission); it stays after confirmation as the token's end.
+	ConfirmBy *time.Time `bson:"confirmBy,omitempty" json:"confirmBy,omitempty"`
+	// Confirmation is the proof of a double opt-in: when, from where and with what the person
+	// confirmed (nil: not confirmed).
+	Confirmation *Confirmation `bson:"confirmation,omitempty" json:"confirmation,omitempty"`
 }
 
-// StatusAt is the consent's status at now: a granted consent whose deadline has passed reads expired.
+// Confirmation is the proof of a double opt-in confirmation. IPAddress and UserAgent are
+// personal data: erasure removes them.
+type Confirmation struct {
+	At        time.Time `bson:"at" json:"at"`
+	IPAddress *string   `bson:"ipAddress" json:"ipAddress"`
+	UserAgent *string   `bson:"userAgent" json:"userAgent"`
+}
+
+// DetailAt is the consent's status at now as the record read shows it: StatusAt, except that
+// a pending consent whose confirmation has not lapsed reads pending.
+func (c Consent) DetailAt(now time.Time) ConsentStatus {
+	if c.PendingAt(now) {
+		return StatusPending
+	}
+	return c.StatusAt(now)
+}
+
+// PendingAt reports whether the consent awaits a confirmation at now: stored pending and its
+// confirmation period not over.
+func (c Consent) PendingAt(now time.Time) bool {
+	return c.Status == StatusPending && c.ConfirmBy != nil && now.Before(*c.ConfirmBy)
+}
+
+// StatusAt is the consent's status at now: a granted consent whose deadline has passed reads
+// expired; a pending one reads not granted, lapsed or not.
 func (c Consent) StatusAt(now time.Time) ConsentStatus {
 	switch c.Status {
 	case StatusGranted:

@@ -148,6 +148,8 @@ type Stores struct {
 	// Leases keep the once-per-cluster jobs to one instance; nil where one instance is all
 	// there is (the embedded store).
 	Leases LeaseRepo
+	// SpentTokens remembers the used confirmation links.
+	SpentTokens SpentTokenRepo
 	// Ping reports whether the database answers (ErrUnavailable when it does not).
 	Ping func(ctx context.Context) error
 	// Close finishes queued writes and closes the database.

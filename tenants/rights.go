@@ -36,7 +36,7 @@ func RetentionBasis(from string) string {
 // LapsedAt is the moment the record's last consent stopped being granted, nil while a consent
 // is granted without a deadline (it never lapses by itself). A granted consent with a deadline
 // lapses at it, an expired one at its deadline, a revoked one at its revocation (or at its
-// deadline, when that came first). A record that never had a consent granted lapsed when it
+// deadline, when that came first), a pending one when its confirmation period ends. A record that never had a consent granted lapsed when it
 // was created. It is fixed by the stored consents, so stores keep it beside them and retention
 // finds due records through an index.
 func (c Consents) LapsedAt(created time.Time) *time.Time {
@@ -59,6 +59,10 @@ func (c Consents) LapsedAt(created time.Time) *time.Time {
 			later(con.Deadline)
 		case StatusExpired:
 			later(con.Deadline)
+		case StatusPending:
+			// Unconfirmed, it lapses when its confirmation period ends; confirmed, the record
+			// is rewritten and its lapse computed again.
+			later(con.ConfirmBy)
 		case StatusRevoked:
 			t := con.RevokedAt
 			if con.Deadline != nil && (t == nil || con.Deadline.Before(*t)) {

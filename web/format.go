@@ -104,6 +104,8 @@ func StatusLabel(status string) string {
 		return "Revoked"
 	case StatusNotGranted, "":
 		return "Not granted"
+	case StatusPending:
+		return "Pending confirmation"
 	}
 	return status
 }

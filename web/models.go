@@ -141,6 +141,8 @@ type DashboardPage struct {
 	Submissions, Expiring Chart
 	// Recent is the latest audit activity, newest first (a handful of entries).
 	Recent []AuditEntry
+	// OptIn counts the double opt-in requests per channel.
+	OptIn OptInView
 }
 
 // Custom field types a form can declare.

@@ -12,6 +12,8 @@ const (
 	StatusExpired    = string(tenants.StatusExpired)
 	StatusRevoked    = string(tenants.StatusRevoked)
 	StatusNotGranted = string(tenants.StatusNotGranted)
+	// StatusPending shows on a record's page only: lists and filters read it as not granted.
+	StatusPending = string(tenants.StatusPending)
 )
 
 // The record kinds under their API names.

@@ -11,6 +11,7 @@ import (
 	"github.com/consentforms/consentforms/policies"
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/cache"
+	"github.com/consentforms/consentforms/tenants/links"
 	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/consentforms/consentforms/tenants/webhook"
 	"github.com/gofiber/fiber/v2"
@@ -25,6 +26,7 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 	svc := &ops.Service{Tenants: store.Tenants, Records: store.Records, Forms: store.Forms, Writer: store.Writer,
 		Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now, Rights: store.Records, Audit: store.Audit, Catalogue: catalogue{store},
 		Observer: m, Bulk: store.Bulk, SMS: store.SMS}
+	svc.PersonLinks, svc.SpentTokens = &links.Links{Signer: links.NewSigner(keys.HMAC), PublicURL: publicURL}, store.SpentTokens
 	svc.WebhookDiag = &ops.WebhookDiagnostics{Repo: store.WebhookDiag, Now: time.Now}
 	apiKeys, tens, forms := cache.NewKeys(store.APIKeys), cache.NewTenants(store.Tenants), cache.NewForms(store.Forms)
 	texts := cache.NewTexts(store.Texts)
@@ -37,7 +39,7 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 		OAuthKey:    derive(keys.HMAC, "consentforms sendgrid oauth access tokens"),
 		ReadTimeout: lim.ReadTimeout, BodyBytesInFlight: lim.BodyBytesInFlight, Concurrency: lim.MaxConns,
 		TenantRateFactor: lim.TenantRateFactor})
-	app := newApp(a, pages.Deps{TrustedProxies: proxies, Logger: log, Now: time.Now}, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
+	app := newApp(a, pages.Deps{TrustedProxies: proxies, Logger: log, Now: time.Now, Links: svc}, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
 		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions, Texts: store.Texts,
 		Chains: store.AuditChains, Outbox: store.Outbox, Bulk: store.Bulk, SMS: store.SMS}, Ops: svc, SecretsKeys: ring.SecretsKeys, Diagnostics: svc.WebhookDiag, WebhookPolicy: hooks,
 		Enforcer: enf, Logger: log, SessionKeys: ring.SessionKeys, TrustedProxies: proxies, PurgeKey: apiKeys.Purge, PurgeForm: purgeForm, PurgeTenant: tens.Purge, Now: time.Now,

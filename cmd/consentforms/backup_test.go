@@ -15,7 +15,8 @@ import (
 // before. Restore refuses a data dir that holds anything else; on MongoDB both commands
 // point to mongodump.
 func TestBackupAndRestore(t *testing.T) {
-	s := startServer(t)
+	// One public URL, so that the withdrawal links read the same before and after.
+	s := startServer(t, publicURLEnv)
 	if mongoURI != "" {
 		for _, args := range [][]string{{"backup", "--out", filepath.Join(t.TempDir(), "b.db")}, {"restore", "--in", "x"}} {
 			if _, err := s.cliErr(args...); !errors.Is(err, errMongoBackup) {
@@ -86,7 +87,7 @@ func TestBackupAndRestore(t *testing.T) {
 		t.Errorf("restore printed %s", printed.String())
 	}
 
-	r := startOn(t, dir)
+	r := startOn(t, dir, publicURLEnv)
 	if got := r.do("GET", "/api/v1/consents?email=kept@example.org", key, nil); got.Status != 200 || string(got.Body) != string(before.Body) {
 		t.Errorf("consents after restore: %d %s, want %s", got.Status, got.Body, before.Body)
 	}

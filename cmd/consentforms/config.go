@@ -34,7 +34,8 @@ type Config struct {
 	// (CONSENTFORMS_TRUSTED_PROXIES, comma-separated CIDRs or addresses; none by default).
 	TrustedProxies []netip.Prefix
 	// PublicURL is the service's public base URL (CONSENTFORMS_PUBLIC_URL, e.g.
-	// https://forms.example.org): the URL Twilio signs is this plus the request's path and query.
+	// https://forms.example.org; "" = each request's own): the URL Twilio signs is this plus the
+	// request's path and query, and the base of the links sent to people.
 	PublicURL string
 	// ConfigErr is a setting that could not be read; the server refuses to start with it.
 	ConfigErr   error

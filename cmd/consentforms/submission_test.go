@@ -266,7 +266,8 @@ func TestSubmissionReadShape(t *testing.T) {
 	after := time.Now().UTC()
 
 	full := getSubmission(t, s, r, "shape-full")
-	topKeys := []string{"address", "anonymisedAt", "consents", "contact", "createdAt", "formId", "payload", "submissionId"}
+	// withdrawUrl: both records read here have general contact granted (docs/API.md §13).
+	topKeys := []string{"address", "anonymisedAt", "consents", "contact", "createdAt", "formId", "payload", "submissionId", "withdrawUrl"}
 	consentKeys := []string{"deadline", "grantedAt", "revokedAt", "status"}
 	checkKeys := func(t *testing.T, sub map[string]any) {
 		t.Helper()
@@ -312,6 +313,7 @@ func TestSubmissionReadShape(t *testing.T) {
 		},
 		"payload":      map[string]any{"favourite_colour": "teal", "tags": []any{"a", "b"}, "nested": map[string]any{"k": 1, "deeper": []any{true, nil}}},
 		"anonymisedAt": nil,
+		"withdrawUrl":  str(full, "withdrawUrl"),
 	})
 
 	// The minimal submission has no id of its own: the consent read finds it.
@@ -336,8 +338,11 @@ func TestSubmissionReadShape(t *testing.T) {
 			"generalContactEmail": map[string]any{"status": "granted", "deadline": nil, "grantedAt": str(minimal, "consents.generalContactEmail.grantedAt"), "revokedAt": nil},
 			"generalContactPhone": notGranted,
 		},
-		"payload": map[string]any{}, "anonymisedAt": nil,
+		"payload": map[string]any{}, "anonymisedAt": nil, "withdrawUrl": str(minimal, "withdrawUrl"),
 	})
+	if !strings.HasPrefix(str(minimal, "withdrawUrl"), s.URL+"/w/") {
+		t.Errorf("withdrawUrl %q", str(minimal, "withdrawUrl"))
+	}
 
 	runCases(t, s, []apiCase{
 		{name: "unknown id", method: "GET", path: "/api/v1/forms/submissions/no-such-id", key: r, status: 404, kind: "NotFound"},

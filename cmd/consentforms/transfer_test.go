@@ -43,7 +43,7 @@ func TestMoveBetweenStores(t *testing.T) {
 	t.Parallel()
 	uri := mongoForTest(t)
 	dirA, dirB, dirC := t.TempDir(), t.TempDir(), t.TempDir()
-	a := startOn(t, dirA)
+	a := startOn(t, dirA, publicURLEnv)
 	tn := openTenant(a)
 	k := a.key(tn, "all")
 	for _, body := range []map[string]any{
@@ -106,12 +106,12 @@ func TestMoveBetweenStores(t *testing.T) {
 		}
 	}
 	move(envA, envB)
-	b := startOn(t, dirB, "MONGODB_URI="+uri, "MONGODB_DATABASE="+envB["MONGODB_DATABASE"])
+	b := startOn(t, dirB, publicURLEnv, "MONGODB_URI="+uri, "MONGODB_DATABASE="+envB["MONGODB_DATABASE"])
 	if got := answers(b); got != want {
 		t.Errorf("on MongoDB after the move:\n%s\nwant\n%s", got, want)
 	}
 	move(envB, envC)
-	c := startOn(t, dirC)
+	c := startOn(t, dirC, publicURLEnv)
 	if got := answers(c); got != want {
 		t.Errorf("back on SQLite:\n%s\nwant\n%s", got, want)
 	}

@@ -16,7 +16,7 @@ sh.enableSharding(dbName);
 
 const sharded = [
   "formSubmissions", "digitisationSubmissions", "canvassingSubmissions", "phoneCallTasks",
-  "audit", "erasureclaims", "auditlinks", "webhookoutbox", "webhookdeliveries",
+  "audit", "erasureclaims", "auditlinks", "webhookoutbox", "webhookdeliveries", "spenttokens",
 ];
 for (const name of sharded) {
   const ns = `${dbName}.${name}`;

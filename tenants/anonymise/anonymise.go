@@ -50,7 +50,7 @@ func StripIn(rec tenants.Record, declared map[string]bool, country string, now t
 }
 
 // stripConsent keeps a consent's status, times, source and notice version and drops the IP
-// address.
+// address (and a confirmation's address and user agent).
 // The kept proof strings are still checked: a source or timestamp that holds an e-mail,
 // phone number or IP address goes too.
 func stripConsent(c tenants.Consent, country string) tenants.Consent {
@@ -62,6 +62,11 @@ func stripConsent(c tenants.Consent, country string) tenants.Consent {
 		Source:    keepString(c.Source, country),
 		Timestamp: keepString(c.Timestamp, country),
 		Text:      c.Text, // the notice version: no personal data, and the receipt's proof
+		ConfirmBy: copyTime(c.ConfirmBy),
+	}
+	if c.Confirmation != nil {
+		// When the person confirmed stays; from where and with what goes.
+		out.Confirmation = &tenants.Confirmation{At: c.Confirmation.At}
 	}
 	if !personalValue(c.RevokedBy, country) {
 		out.RevokedBy = c.RevokedBy

@@ -184,8 +184,8 @@ func TestRecordShape(t *testing.T) {
 	if n := reflect.TypeFor[tenants.Record]().NumField(); n != 13 {
 		t.Errorf("tenants.Record has %d fields, Strip was written for 13", n)
 	}
-	if n := reflect.TypeFor[tenants.Consent]().NumField(); n != 9 {
-		t.Errorf("tenants.Consent has %d fields, Strip was written for 9", n)
+	if n := reflect.TypeFor[tenants.Consent]().NumField(); n != 11 {
+		t.Errorf("tenants.Consent has %d fields, Strip was written for 11", n)
 	}
 }
 

@@ -36,15 +36,17 @@ type consentsView struct {
 }
 
 type consentView struct {
-	Status    tenants.ConsentStatus `json:"status"`
-	GrantedAt *time.Time            `json:"grantedAt"`
-	Deadline  *time.Time            `json:"deadline"`
-	RevokedAt *time.Time            `json:"revokedAt"`
-	RevokedBy string                `json:"revokedBy"`
-	Source    *string               `json:"source"`
-	IPAddress *string               `json:"ipAddress"`
-	Timestamp *string               `json:"timestamp"`
-	Text      *tenants.TextRef      `json:"text,omitempty"`
+	Status       tenants.ConsentStatus `json:"status"`
+	GrantedAt    *time.Time            `json:"grantedAt"`
+	Deadline     *time.Time            `json:"deadline"`
+	RevokedAt    *time.Time            `json:"revokedAt"`
+	RevokedBy    string                `json:"revokedBy"`
+	Source       *string               `json:"source"`
+	IPAddress    *string               `json:"ipAddress"`
+	Timestamp    *string               `json:"timestamp"`
+	Text         *tenants.TextRef      `json:"text,omitempty"`
+	ConfirmBy    *time.Time            `json:"confirmBy,omitempty"`
+	Confirmation *tenants.Confirmation `json:"confirmation,omitempty"`
 }
 
 func toConsentView(c tenants.Consent) consentView { return consentView(c) }

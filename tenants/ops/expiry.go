@@ -2,6 +2,7 @@ package ops
 
 import (
 	"context"
+	"slices"
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/webhook"
@@ -26,7 +27,8 @@ func (s *Service) ExpireDue(ctx context.Context) (int, error) {
 			return out
 		},
 		Events: func(rec tenants.Record, consents []string) []tenants.OutboxEvent {
-			return webhook.Expired(now, rec, consents)
+			evs := webhook.Expired(now, rec, consents)
+			return s.linkEvents(ctx, evs, slices.Repeat([]tenants.Record{rec}, len(evs)))
 		}})
 	s.Observe().Count(tenants.EventConsentExpired, n)
 	return n, wrap("expire", err)

@@ -17,6 +17,7 @@ import (
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/anonymise"
 	"github.com/consentforms/consentforms/tenants/intake"
+	"github.com/consentforms/consentforms/tenants/links"
 	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
@@ -44,6 +45,10 @@ type Service struct {
 	Texts TextLookup
 	// SMS remembers the inbound SMS messages applied (sms.go; nil: none remembered).
 	SMS tenants.SMSRepo
+	// PersonLinks makes and reads the confirmation and withdrawal links, SpentTokens
+	// remembers the used ones (doubleoptin.go; nil PersonLinks: no links).
+	PersonLinks *links.Links
+	SpentTokens tenants.SpentTokenRepo
 }
 
 // Identity names a person: a normalised e-mail and/or E.164 phone ("" when not given).
@@ -142,6 +147,7 @@ func (s *Service) ingest(ctx context.Context, rec tenants.Record, country string
 	if v := intake.TooMany(ids); v != nil {
 		return 0, tenants.Violations{*v}
 	}
+	in.Events = s.personEvents(ctx, in.Record, in.Events)
 	stored, err := s.Writer.Ingest(ctx, in)
 	switch {
 	case err != nil:

@@ -22,7 +22,8 @@ type Receipt struct {
 	Consents   []ReceiptConsent
 }
 
-// ReceiptConsent is one consent of a receipt, its status read at the time of reading.
+// ReceiptConsent is one consent of a receipt, its status read at the time of reading (a
+// pending consent whose confirmation has not lapsed reads pending).
 type ReceiptConsent struct {
 	Name                           tenants.ConsentName
 	Status                         tenants.ConsentStatus
@@ -31,6 +32,9 @@ type ReceiptConsent struct {
 	Source, IPAddress, Timestamp *string
 	// Notice is the exact text the consent was given under; nil when none was published.
 	Notice *tenants.ConsentText
+	// Confirmation is the proof of a double opt-in (when, from where, with what); nil when the
+	// consent needed none or is not confirmed.
+	Confirmation *tenants.Confirmation
 }
 
 // Receipt returns the receipt of the tenant's form submission publicID; tenants.ErrNotFound
@@ -57,8 +61,8 @@ func (s *Service) receiptOf(ctx context.Context, rec tenants.Record) (Receipt, e
 		out.Controller.Name = t.Name
 	}
 	for name, c := range rec.Consents.All() {
-		rc := ReceiptConsent{Name: name, Status: c.StatusAt(now), GrantedAt: utc(c.GrantedAt), Deadline: utc(c.Deadline),
-			RevokedAt: utc(c.RevokedAt), Source: c.Source, IPAddress: c.IPAddress, Timestamp: c.Timestamp}
+		rc := ReceiptConsent{Name: name, Status: c.DetailAt(now), GrantedAt: utc(c.GrantedAt), Deadline: utc(c.Deadline),
+			RevokedAt: utc(c.RevokedAt), Source: c.Source, IPAddress: c.IPAddress, Timestamp: c.Timestamp, Confirmation: c.Confirmation}
 		if c.Text != nil {
 			notice, err := s.notice(ctx, rec.TenantID, rec.FormID, c.Text.Version)
 			if err != nil {

@@ -25,6 +25,8 @@ type RecordView struct {
 	Payload      map[string]any
 	Fields       map[string]any
 	AnonymisedAt *time.Time
+	// WithdrawURL is the record's withdrawal link ("" none), as in the record read.
+	WithdrawURL string
 }
 
 // PersonExport is a person's data in one tenant (docs/API.md §5.5).
@@ -66,6 +68,9 @@ func (s *Service) Export(ctx context.Context, tenantID, actor, requestID string,
 	var emails, phones []tenants.ConsentStatus
 	for _, rec := range recs {
 		v := viewRecord(rec, now)
+		if s.PersonLinks != nil {
+			v.WithdrawURL = s.PersonLinks.WithdrawURL(ctx, rec, now)
+		}
 		emails, phones = append(emails, v.Consents.GeneralContactEmail.Status), append(phones, v.Consents.GeneralContactPhone.Status)
 		switch rec.Kind {
 		case tenants.KindFormSubmission:

@@ -37,6 +37,7 @@ func Run(t *testing.T, open Open) {
 		{"trends", trendTests},
 		{"consent texts", textTests},
 		{"sms", smsTests},
+		{"spent tokens", spentTokenTests},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

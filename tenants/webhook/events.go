@@ -27,6 +27,10 @@ type data struct {
 	FormID   string                              `json:"formId,omitempty"`
 	Consent  string                              `json:"consent,omitempty"`
 	Consents map[tenants.ConsentName]ConsentView `json:"consents,omitempty"`
+	// ConfirmationURL is the link that confirms Consent (consent.confirmation_requested);
+	// WithdrawURL the record's withdrawal link (consent events, docs/API.md §13).
+	ConfirmationURL string `json:"confirmationUrl,omitempty"`
+	WithdrawURL     string `json:"withdrawUrl,omitempty"`
 }
 
 // ConsentView is one consent's status in a payload.
@@ -47,7 +51,7 @@ func event(typ, key string, now time.Time, rec tenants.Record, consent string) t
 	if rec.Kind != tenants.KindPhoneCallTask && rec.AnonymisedAt == nil {
 		d.Consents = map[tenants.ConsentName]ConsentView{}
 		for name, c := range rec.Consents.All() {
-			d.Consents[name] = ConsentView{Status: c.StatusAt(now)}
+			d.Consents[name] = ConsentView{Status: c.DetailAt(now)}
 		}
 	}
 	body, _ := json.Marshal(payload{Type: typ, Timestamp: now.UTC().Format(time.RFC3339), Data: d})

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// personPageProblemsJS lists what the person would trip over on a confirmation or withdrawal
+// page as loaded: a page wider than the window, the one button outside the window or too small
+// to tap, and any script, cookie or resource from elsewhere.
+const personPageProblemsJS = `(() => {
+	const vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
+	const out = [];
+	if (document.documentElement.scrollWidth > vw) out.push('page is ' + document.documentElement.scrollWidth + ' px wide');
+	for (const b of document.querySelectorAll('button')) {
+		const r = b.getBoundingClientRect();
+		if (r.left < 0 || r.right > vw || r.bottom > vh) out.push('button "' + b.textContent.trim() + '" outside ' + vw + 'x' + vh);
+		if (r.height < 40) out.push('button "' + b.textContent.trim() + '" is ' + Math.round(r.height) + ' px high');
+	}
+	if (document.scripts.length) out.push(document.scripts.length + ' scripts');
+	if (document.cookie !== '') out.push('cookie ' + document.cookie);
+	for (const e of performance.getEntriesByType('resource')) {
+		if (!e.name.startsWith(location.origin + '/')) out.push('loaded ' + e.name);
+	}
+	return out;
+})()`
+
+// checkPersonPage fails the test with the page's problems at each width, with a screenshot.
+func (u *adminUI) checkPersonPage(name string) {
+	u.t.Helper()
+	for _, w := range []int64{375, 1280} {
+		u.do(chromedp.EmulateViewport(w, 800))
+		problems, err := chromedp.Run(u.ctx, chromedp.Evaluate[[]string](personPageProblemsJS))
+		if err != nil {
+			u.t.Fatal(err)
+		}
+		for _, p := range problems {
+			u.t.Errorf("%s at %d px: %s", name, w, p)
+		}
+		u.save(screenshotDir(), fmt.Sprintf("person-%d-%s", w, name))
+	}
+}
+
+// TestPersonPagesBrowser: the person confirms a double opt-in by its button in German (the
+// form's language) — the page before, the confirmation, the used link — and withdraws by the
+// withdrawal page's button, at phone and desktop widths, with no script, cookie or outside
+// resource.
+func TestPersonPagesBrowser(t *testing.T) {
+	requireChromium(t)
+	if os.Getenv("CONSENTFORMS_SCREENSHOTS") == "" {
+		t.Setenv("CONSENTFORMS_SCREENSHOTS", t.TempDir())
+	}
+	s := startServer(t)
+	tn := openTenant(s)
+	k := s.key(tn, "all")
+	s.cli("form", "update", "--tenant", tn, "--form-id", "petition", "--double-opt-in", "email", "--language", "de")
+	call(t, s, "POST", "/api/v1/forms/accept-submission", k, doiSubmission("s1", "ada@example.org"))
+	rec := recordRead(t, s, k, "s1")
+	confirm := pathOf(t, s, consentOf(rec, "generalContactEmail")["confirmationUrl"])
+	withdraw := pathOf(t, s, rec["withdrawUrl"])
+
+	u := newAdminUI(t, s)
+	wantStatus(t, "confirmation page", u.open(confirm), 200)
+	if got := u.text("confirm-question"); got != "Bitte bestätigen Sie, dass Sie per E-Mail kontaktiert werden möchten." {
+		t.Errorf("question %q", got)
+	}
+	u.checkPersonPage("confirm")
+	wantStatus(t, "confirm", u.submit("confirm-button"), 200)
+	if got := u.text("confirm-done"); got != "Vielen Dank: Ihre Einwilligung, per E-Mail kontaktiert zu werden, ist bestätigt." {
+		t.Errorf("confirmed %q", got)
+	}
+	u.checkPersonPage("confirmed")
+	if got := consentOf(recordRead(t, s, k, "s1"), "generalContactEmail")["status"]; got != "granted" {
+		t.Errorf("after the button the consent reads %v", got)
+	}
+	wantStatus(t, "used link", u.open(confirm), 410)
+	u.visible("link-used")
+	u.checkPersonPage("used")
+
+	wantStatus(t, "withdrawal page", u.open(withdraw), 200)
+	if got := u.texts("withdraw-channel"); len(got) != 2 || got[0] != "E-Mail" || got[1] != "Telefon" {
+		t.Errorf("channels %q", got)
+	}
+	u.checkPersonPage("withdraw")
+	wantStatus(t, "withdraw", u.submit("withdraw-button"), 200)
+	if got := u.text("withdraw-done"); got != "Ihre Einwilligung ist widerrufen: Sie werden nicht mehr per E-Mail und Telefon kontaktiert." {
+		t.Errorf("withdrawn %q", got)
+	}
+	u.checkPersonPage("withdrawn")
+	if got := personConsents(t, s, k, "ada@example.org")["generalContact"].(map[string]any); got["email"] != "revoked" || got["phone"] != "revoked" {
+		t.Errorf("after withdrawal the consents read %v", got)
+	}
+	wantStatus(t, "invalid link", u.open("/w/nonsense"), 404)
+	u.visible("link-invalid")
+	u.checkPersonPage("invalid")
+}
+
+// TestAdminBrowserDashboardOptIn: the dashboard counts a tenant's double opt-in requests per
+// channel — one confirmed by the person, one pending, one lapsed — with the confirmation rate,
+// and the pending and lapsed consents count as not granted in the status table.
+func TestAdminBrowserDashboardOptIn(t *testing.T) {
+	requireChromium(t)
+	s := startServer(t)
+	tn := openTenant(s)
+	s.cli("staff", "create", "--email", "lead@example.org", "--password", "lead-password-1", "--role", "tenant_admin", "--tenant", tn)
+	k := s.key(tn, "all")
+	s.cli("form", "create", "--tenant", tn, "--form-id", "quick", "--name", "Quick")
+	s.cli("form", "update", "--tenant", tn, "--form-id", "quick", "--double-opt-in", "email", "--confirm-within", "1s")
+	s.cli("form", "update", "--tenant", tn, "--form-id", "petition", "--double-opt-in", "email")
+	lapsing := doiSubmission("lapsing", "lea@example.org")
+	lapsing["form_id"] = "quick"
+	call(t, s, "POST", "/api/v1/forms/accept-submission", k, lapsing)
+	call(t, s, "POST", "/api/v1/forms/accept-submission", k, doiSubmission("confirmed", "cora@example.org"))
+	call(t, s, "POST", "/api/v1/forms/accept-submission", k, doiSubmission("pending", "pia@example.org"))
+	confirm := pathOf(t, s, consentOf(recordRead(t, s, k, "confirmed"), "generalContactEmail")["confirmationUrl"])
+	if r := call(t, s, "POST", confirm, "", nil); r.Status != 200 {
+		t.Fatalf("confirm = %d", r.Status)
+	}
+	time.Sleep(1100 * time.Millisecond)
+
+	u := newAdminUI(t, s)
+	wantStatus(t, "sign in", u.signIn("lead@example.org", "lead-password-1"), 200)
+	wantStatus(t, "dashboard", u.open("/admin/"), 200)
+	for testid, want := range map[string]string{
+		"dashboard-optin-email-pending": "1", "dashboard-optin-email-confirmed": "1", "dashboard-optin-email-lapsed": "1",
+		"dashboard-optin-email-rate": "33 %", "dashboard-optin-phone-pending": "0", "dashboard-optin-phone-rate": "–",
+		"dashboard-consent-generalContactEmail-granted": "1", "dashboard-consent-generalContactEmail-not_granted": "2",
+	} {
+		if got := u.text(testid); got != want {
+			t.Errorf("%s = %q; want %q", testid, got, want)
+		}
+	}
+	for _, vp := range viewports {
+		u.do(chromedp.EmulateViewport(vp.w, vp.h))
+		u.checkLayout("dashboard-optin", vp.w)
+	}
+}

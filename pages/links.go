@@ -1,0 +1,101 @@
+package pages
+
+import (
+	"context"
+	"net/url"
+
+	"github.com/a-h/templ"
+	"github.com/consentforms/consentforms/clientaddr"
+	"github.com/consentforms/consentforms/requestid"
+	"github.com/consentforms/consentforms/tenants/links"
+	"github.com/consentforms/consentforms/tenants/ops"
+	"github.com/consentforms/consentforms/web"
+	"github.com/gofiber/fiber/v2"
+)
+
+// LinkCases are the cases behind the confirmation and withdrawal pages (*ops.Service).
+type LinkCases interface {
+	ConfirmLink(ctx context.Context, token string) (ops.LinkPage, error)
+	Confirm(ctx context.Context, token, ip, userAgent, requestID string) (ops.LinkPage, error)
+	WithdrawLink(ctx context.Context, token string) (ops.LinkPage, error)
+	Withdraw(ctx context.Context, token, requestID string) (ops.LinkPage, error)
+}
+
+// linkStates maps a case's verdict to the page's state and its HTTP status: a link that
+// names nothing is 404, one used or lapsed is 410 Gone.
+var linkStates = map[ops.LinkState]struct {
+	state  string
+	status int
+}{
+	ops.LinkInvalid: {web.LinkInvalid, fiber.StatusNotFound},
+	ops.LinkOpen:    {web.LinkOpen, fiber.StatusOK},
+	ops.LinkDone:    {web.LinkDone, fiber.StatusOK},
+	ops.LinkUsed:    {web.LinkUsed, fiber.StatusGone},
+	ops.LinkLapsed:  {web.LinkLapsed, fiber.StatusGone},
+	ops.LinkNothing: {web.LinkNothing, fiber.StatusOK},
+}
+
+// linkCtx is the request's context carrying its base URL, for the links of the events a
+// confirmation or withdrawal emits.
+func linkCtx(c *fiber.Ctx) context.Context {
+	return links.WithBase(c.UserContext(), c.BaseURL())
+}
+
+// renderLink renders page (the case's verdict) with the component of the page kind.
+func renderLink(c *fiber.Ctx, p ops.LinkPage, titleID string, comp func(web.LinkView) templ.Component) error {
+	st, ok := linkStates[p.State]
+	if !ok {
+		st = linkStates[ops.LinkInvalid]
+	}
+	v := web.LinkView{Layout: web.PersonLayout{Lang: p.Language, Title: web.Msg(p.Language, titleID), Organisation: p.Organisation},
+		State: st.state, Channel: p.Channel, Channels: p.Channels, Action: c.Path()}
+	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+	c.Set(fiber.HeaderContentLanguage, web.PageLang(p.Language))
+	c.Status(st.status)
+	return comp(v).Render(c.UserContext(), c.Response().BodyWriter())
+}
+
+// token is the path's token, unescaped.
+func token(c *fiber.Ctx) string {
+	t, err := url.PathUnescape(c.Params("token"))
+	if err != nil {
+		return ""
+	}
+	return t
+}
+
+// confirmPage is GET /c/{token}: what the link would confirm, and one button; nothing changes.
+func (h *handler) confirmPage(c *fiber.Ctx) error {
+	p, err := h.Links.ConfirmLink(c.UserContext(), token(c))
+	if err != nil {
+		return err
+	}
+	return renderLink(c, p, "confirm.title", web.ConfirmPage)
+}
+
+// confirm is POST /c/{token}: the person confirms; the proof is their address and user agent.
+func (h *handler) confirm(c *fiber.Ctx) error {
+	p, err := h.Links.Confirm(linkCtx(c), token(c), clientaddr.Of(c, h.TrustedProxies), string(c.Request().Header.UserAgent()), requestid.Of(c))
+	if err != nil {
+		return err
+	}
+	return renderLink(c, p, "confirm.title", web.ConfirmPage)
+}
+
+// withdrawPage is GET /w/{token}: the channels the person may be contacted on, and one button.
+func (h *handler) withdrawPage(c *fiber.Ctx) error {
+	p, err := h.Links.WithdrawLink(c.UserContext(), token(c))
+	if err != nil {
+		return err
+	}
+	return renderLink(c, p, "withdraw.title", web.WithdrawPage)
+}
+
+// withdraw is POST /w/{token}: the person withdraws their general-contact consent.
+func (h *handler) withdraw(c *fiber.Ctx) error {
+	p, err := h.Links.Withdraw(linkCtx(c), token(c), requestid.Of(c))
+	if err != nil {
+		return err
+	}
+	return renderLink(c, p, "withdraw.title", web.WithdrawPage)
+}

@@ -1,0 +1,333 @@
+package ops
+
+import (
+	"context"
+	"errors"
+
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/anonymise"
+	"github.com/consentforms/consentforms/tenants/consent"
+	"github.com/consentforms/consentforms/tenants/intake"
+	"github.com/consentforms/consentforms/tenants/links"
+	"github.com/consentforms/consentforms/tenants/webhook"
+)
+
+// ActorSubject is the audit actor of what the person does themself through a link:
+// confirming a double opt-in, withdrawing consent (docs/API.md §13).
+const ActorSubject = "subject"
+
+// viaWithdrawal names a withdrawal by the person in the revoked consents and the audit log.
+const viaWithdrawal = "withdrawal"
+
+// DoubleOptIn makes the draft's general-contact consents pending where its form asks double
+// opt-in for the channel, lapsing after the form's confirmation period.
+func DoubleOptIn(d *intake.Draft, f tenants.Form) {
+	if len(f.DoubleOptIn) > 0 {
+		d.Consents.RequireConfirmation(f, d.CreatedAt.Add(consent.ConfirmWithin(f.ConfirmWithin)))
+	}
+}
+
+// RecordLinks are a record's links for the person at a moment.
+type RecordLinks struct {
+	// Confirm holds the confirmation URL of each consent pending at that moment.
+	Confirm map[tenants.ConsentName]string
+	// Withdraw is the withdrawal URL ("" when the record's general contact was never given).
+	Withdraw string
+}
+
+// Links returns rec's links for the person at now; their base comes from ctx
+// (links.WithBase) when no public URL is configured.
+func (s *Service) Links(ctx context.Context, rec tenants.Record) RecordLinks {
+	out := RecordLinks{Confirm: map[tenants.ConsentName]string{}}
+	if s.PersonLinks == nil {
+		return out
+	}
+	now := s.Now()
+	for name, c := range rec.Consents.All() {
+		if c.PendingAt(now) && rec.AnonymisedAt == nil {
+			out.Confirm[name] = s.PersonLinks.ConfirmURL(ctx, rec, name)
+		}
+	}
+	out.Withdraw = s.PersonLinks.WithdrawURL(ctx, rec, now)
+	return out
+}
+
+// linkEvents adds each record's withdrawal URL to its consent events (events[i] is about
+// recs[i]).
+func (s *Service) linkEvents(ctx context.Context, events []tenants.OutboxEvent, recs []tenants.Record) []tenants.OutboxEvent {
+	if s.PersonLinks == nil {
+		return events
+	}
+	now := s.Now()
+	for i := range events {
+		if i < len(recs) {
+			events[i] = webhook.WithLinks(events[i], "", s.PersonLinks.WithdrawURL(ctx, recs[i], now))
+		}
+	}
+	return events
+}
+
+// personEvents are the events of a newly stored record with its links: the consent.granted
+// event with the withdrawal URL, and one consent.confirmation_requested per pending consent.
+func (s *Service) personEvents(ctx context.Context, rec tenants.Record, events []tenants.OutboxEvent) []tenants.OutboxEvent {
+	if s.PersonLinks == nil {
+		return events
+	}
+	withdraw := s.PersonLinks.WithdrawURL(ctx, rec, rec.CreatedAt)
+	for i := range events {
+		events[i] = webhook.WithLinks(events[i], "", withdraw)
+	}
+	for name, c := range rec.Consents.All() {
+		if c.Status == tenants.StatusPending {
+			events = append(events, webhook.ConfirmationRequested(rec, name, s.PersonLinks.ConfirmURL(ctx, rec, name), withdraw))
+		}
+	}
+	return events
+}
+
+// LinkState is what a link can do, or why it cannot.
+type LinkState int
+
+// The states of a link.
+const (
+	// LinkInvalid: malformed, not signed by this server, or naming nothing there is (404).
+	LinkInvalid LinkState = iota + 1
+	// LinkOpen: a confirmation that a POST would make.
+	LinkOpen
+	// LinkDone: the POST confirmed (or withdrew) just now.
+	LinkDone
+	// LinkUsed: the confirmation link was used already (410).
+	LinkUsed
+	// LinkLapsed: the confirmation period is over, or the record was erased (410).
+	LinkLapsed
+	// LinkNothing: a withdrawal link whose person has nothing left to withdraw.
+	LinkNothing
+)
+
+// LinkPage is what a page shows for a link.
+type LinkPage struct {
+	State LinkState
+	// Language is the form's language ("" English), Organisation the tenant's name.
+	Language     string
+	Organisation string
+	// Channel is the general-contact channel a confirmation is for; Channels those a
+	// withdrawal shows (granted now) or withdrew.
+	Channel  string
+	Channels []string
+}
+
+// ConfirmLink says what the confirmation link token would do, changing nothing (GET).
+func (s *Service) ConfirmLink(ctx context.Context, token string) (LinkPage, error) {
+	_, _, page, err := s.confirmable(ctx, token)
+	return page, err
+}
+
+// Confirm confirms the pending consent the link token names (POST): pending becomes granted,
+// with the time, address and user agent as proof, the deadline kept; audited with actor
+// subject, consent.granted emitted, the token spent.
+func (s *Service) Confirm(ctx context.Context, token, ip, userAgent, requestID string) (LinkPage, error) {
+	claims, rec, page, err := s.confirmable(ctx, token)
+	if err != nil || page.State != LinkOpen {
+		return page, err
+	}
+	now := s.Now()
+	changed, err := s.Writer.Revoke(ctx, tenants.Change{TenantID: claims.TenantID, RecordIDs: []string{rec.ID}, Kinds: []tenants.Kind{rec.Kind},
+		Apply: func(r *tenants.Record) (bool, error) {
+			return r.AnonymisedAt == nil && r.Consents.Confirm(claims.Consent, now, nonEmpty(ip), nonEmpty(userAgent)), nil
+		},
+		Audit: func(changed []tenants.Record) []tenants.AuditEntry {
+			return []tenants.AuditEntry{{Time: now, TenantID: claims.TenantID, Actor: ActorSubject, Action: tenants.ActionConsentGranted,
+				RecordIDs: publicIDs(changed), Subject: s.recordSubject(ctx, changed[0]), Detail: string(claims.Consent) + " confirmed", RequestID: requestID}}
+		},
+		Events: func(changed []tenants.Record) []tenants.OutboxEvent {
+			ev := webhook.Confirmed(now, changed[0], claims.Consent)
+			return s.linkEvents(ctx, []tenants.OutboxEvent{ev}, changed)
+		}})
+	if err != nil {
+		return page, wrap("confirm", err)
+	}
+	if len(changed) == 0 {
+		// Another request confirmed it between the read and the write.
+		page.State = LinkUsed
+		return page, nil
+	}
+	if _, err := s.SpentTokens.Spend(ctx, claims.TenantID, links.ID(token), now, claims.Expires); err != nil {
+		// The consent is confirmed and no longer pending: the link cannot confirm again
+		// whether or not its use was remembered.
+		s.ObserveError(err)
+	}
+	page.State = LinkDone
+	return page, nil
+}
+
+// confirmable reads what the confirmation link token names and judges it at now.
+func (s *Service) confirmable(ctx context.Context, token string) (links.Claims, tenants.Record, LinkPage, error) {
+	page := LinkPage{State: LinkInvalid}
+	claims, rec, err := s.linkRecord(ctx, token, links.KindConfirm)
+	if err != nil || rec.ID == "" {
+		return claims, rec, page, err
+	}
+	con := rec.Consents.ByName(claims.Consent)
+	if con == nil || tenants.ChannelOf(claims.Consent) == "" || con.ConfirmBy == nil || con.ConfirmBy.Unix() != claims.Expires.Unix() {
+		return claims, rec, page, nil
+	}
+	if err := s.describe(ctx, rec, &page); err != nil {
+		return claims, rec, page, err
+	}
+	page.Channel = tenants.ChannelOf(claims.Consent)
+	spent, err := s.SpentTokens.Spent(ctx, claims.TenantID, links.ID(token))
+	switch {
+	case err != nil:
+		return claims, rec, page, wrap("confirm", err)
+	case spent || con.Confirmation != nil:
+		page.State = LinkUsed
+	case rec.AnonymisedAt != nil || !con.PendingAt(s.Now()):
+		page.State = LinkLapsed
+	default:
+		page.State = LinkOpen
+	}
+	return claims, rec, page, nil
+}
+
+// linkRecord verifies token as a link of kind and reads the record it names; a bad token or
+// a record that is not there gives a zero record and no error.
+func (s *Service) linkRecord(ctx context.Context, token, kind string) (links.Claims, tenants.Record, error) {
+	if s.PersonLinks == nil {
+		return links.Claims{}, tenants.Record{}, nil
+	}
+	claims, err := s.PersonLinks.Signer.Parse(token)
+	if err != nil || claims.Kind != kind {
+		return claims, tenants.Record{}, nil
+	}
+	rec, err := s.Records.Get(ctx, claims.TenantID, claims.Record, claims.PublicID)
+	if errors.Is(err, tenants.ErrNotFound) {
+		return claims, tenants.Record{}, nil
+	}
+	return claims, rec, wrap("read link record", err)
+}
+
+// describe fills the page's language and organisation from rec's form and tenant; one that
+// is gone leaves English and no name.
+func (s *Service) describe(ctx context.Context, rec tenants.Record, page *LinkPage) error {
+	if rec.FormID != "" {
+		f, err := s.Forms.Get(ctx, rec.TenantID, rec.FormID)
+		if err != nil && !errors.Is(err, tenants.ErrNotFound) {
+			return wrap("read link form", err)
+		}
+		page.Language = f.Language
+	}
+	if s.Tenants != nil {
+		t, err := s.Tenants.Get(ctx, rec.TenantID)
+		if err != nil && !errors.Is(err, tenants.ErrNotFound) {
+			return wrap("read link tenant", err)
+		}
+		page.Organisation = t.Name
+	}
+	return nil
+}
+
+// recordSubject is the audit subject of rec's own identifiers.
+func (s *Service) recordSubject(ctx context.Context, rec tenants.Record) string {
+	return s.Subject(rec.TenantID, s.ownIdentity(ctx, rec))
+}
+
+// ownIdentity is the person rec belongs to: its own e-mail and phone, normalised as the
+// match keys were made (a record has at most one of each).
+func (s *Service) ownIdentity(ctx context.Context, rec tenants.Record) Identity {
+	ids := anonymise.Identifiers(rec, s.countryOf(ctx, rec))
+	var id Identity
+	if len(ids.Emails) > 0 {
+		id.Email = ids.Emails[0]
+	}
+	if len(ids.Phones) > 0 {
+		id.Phone = ids.Phones[0]
+	}
+	return id
+}
+
+// countryOf is the default country of rec's tenant ("" when unknown).
+func (s *Service) countryOf(ctx context.Context, rec tenants.Record) string {
+	c, _ := s.country(ctx, rec.TenantID)
+	return c
+}
+
+// WithdrawLink shows what the withdrawal link token would withdraw: the person's general
+// contact granted now in the link's tenant, channel names only (GET; changes nothing).
+func (s *Service) WithdrawLink(ctx context.Context, token string) (LinkPage, error) {
+	_, rec, page, err := s.withdrawable(ctx, token)
+	if err != nil || page.State != LinkOpen {
+		return page, err
+	}
+	page.Channels, err = s.grantedChannels(ctx, rec)
+	if len(page.Channels) == 0 {
+		page.State = LinkNothing
+	}
+	return page, err
+}
+
+// Withdraw withdraws the general contact of the person the withdrawal link token names, as
+// an unsubscribe of their own identifiers does (their belonging records only), audited with
+// actor subject (POST). An erased record has nothing left to withdraw.
+func (s *Service) Withdraw(ctx context.Context, token, requestID string) (LinkPage, error) {
+	claims, rec, page, err := s.withdrawable(ctx, token)
+	if err != nil || page.State != LinkOpen {
+		return page, err
+	}
+	if page.Channels, err = s.grantedChannels(ctx, rec); err != nil {
+		return page, err
+	}
+	n, err := s.Unsubscribe(ctx, claims.TenantID, ActorSubject, viaWithdrawal, requestID, s.ownIdentity(ctx, rec))
+	switch {
+	case err != nil:
+		return page, err
+	case n == 0 || len(page.Channels) == 0: // at most a pending confirmation was cancelled
+		page.State = LinkNothing
+	default:
+		page.State = LinkDone
+	}
+	return page, nil
+}
+
+// withdrawable reads what the withdrawal link token names: LinkOpen for a live record,
+// LinkNothing for an erased or removed one, LinkInvalid for a bad token.
+func (s *Service) withdrawable(ctx context.Context, token string) (links.Claims, tenants.Record, LinkPage, error) {
+	page := LinkPage{State: LinkInvalid}
+	claims, rec, err := s.linkRecord(ctx, token, links.KindWithdraw)
+	if err != nil || claims.Kind != links.KindWithdraw {
+		return claims, rec, page, err
+	}
+	page.State = LinkNothing
+	if rec.ID == "" {
+		rec = tenants.Record{TenantID: claims.TenantID}
+	}
+	if err := s.describe(ctx, rec, &page); err != nil {
+		return claims, rec, page, err
+	}
+	if rec.PublicID != "" && rec.AnonymisedAt == nil && (s.ownIdentity(ctx, rec) != Identity{}) {
+		page.State = LinkOpen
+	}
+	return claims, rec, page, nil
+}
+
+// grantedChannels are the general-contact channels granted now on any record of the tenant
+// that belongs to rec's person, in the order of tenants.Channels.
+func (s *Service) grantedChannels(ctx context.Context, rec tenants.Record) ([]string, error) {
+	recs, err := s.find(ctx, rec.TenantID, s.ownIdentity(ctx, rec), unsubscribeKinds...)
+	if err != nil {
+		return nil, wrap("withdrawal", err)
+	}
+	now := s.Now()
+	seen := map[string]bool{}
+	for _, r := range recs {
+		for _, ch := range r.Consents.GrantedChannels(now) {
+			seen[ch] = true
+		}
+	}
+	var out []string
+	for _, ch := range tenants.Channels {
+		if seen[ch] {
+			out = append(out, ch)
+		}
+	}
+	return out, nil
+}
