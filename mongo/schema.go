@@ -33,6 +33,8 @@ const (
 	colBulk        = "bulkerasures"
 	// The leases of the once-per-cluster jobs (leases.go).
 	colLeases = "leases"
+	// The spam challenges of the web forms whose solutions were accepted (challenges.go).
+	colChallenges = "spentchallenges"
 )
 
 // recordCollections maps each record kind to its collection.
@@ -79,6 +81,7 @@ func schema() map[string][]index {
 		colAuditVerifications: nil,
 		colMeta:               nil, // one document per fact, read by _id
 		colLeases:             {{name: "name_term", keys: bson.D{asc("name"), desc("term")}}},
+		colChallenges:         {{name: "tenant_expires", keys: bson.D{asc("tenantId"), asc("expiresAt")}}},
 		colWebhookDiag:        {{name: "tenant_provider", keys: bson.D{asc("tenantId"), asc("provider")}}},
 		colWebhookDays:        {{name: "tenant_provider_day", keys: bson.D{asc("tenantId"), asc("provider"), desc("day")}}},
 		colSessions:           {{name: "staff", keys: bson.D{asc("staffId")}}, {name: "expires", keys: bson.D{asc("expiresAt")}}},

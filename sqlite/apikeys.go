@@ -15,7 +15,7 @@ type APIKeys struct{ s *Store }
 
 var _ tenants.KeyRepo = (*APIKeys)(nil)
 
-const keyCols = `id, tenant_id, name, hash, scopes, created_at, expires_at, revoked_at, last_used_at`
+const keyCols = `id, tenant_id, name, hash, scopes, created_at, expires_at, revoked_at, last_used_at, publishable, forms, origins`
 
 // Insert stores a new key.
 func (r *APIKeys) Insert(ctx context.Context, k tenants.APIKey) error {
@@ -23,8 +23,10 @@ func (r *APIKeys) Insert(ctx context.Context, k tenants.APIKey) error {
 	if err != nil {
 		return err
 	}
-	_, err = r.s.w.ExecContext(ctx, `INSERT INTO api_keys (`+keyCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		k.ID, k.TenantID, k.Name, k.Hash, string(scopes), ms(k.CreatedAt), msPtr(k.ExpiresAt), msPtr(k.RevokedAt), msPtr(k.LastUsedAt))
+	forms, origins := jsonList(k.Forms), jsonList(k.Origins)
+	_, err = r.s.w.ExecContext(ctx, `INSERT INTO api_keys (`+keyCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		k.ID, k.TenantID, k.Name, k.Hash, string(scopes), ms(k.CreatedAt), msPtr(k.ExpiresAt), msPtr(k.RevokedAt), msPtr(k.LastUsedAt),
+		k.Publishable, forms, origins)
 	return translate("insert api key", err)
 }
 
@@ -59,12 +61,27 @@ func (r *APIKeys) Touch(ctx context.Context, id string, now time.Time) error {
 
 func scanKey(row scanner) (tenants.APIKey, error) {
 	var k tenants.APIKey
-	var scopes string
+	var scopes, forms, origins string
 	var created int64
 	var expires, revoked, used sql.NullInt64
-	if err := row.Scan(&k.ID, &k.TenantID, &k.Name, &k.Hash, &scopes, &created, &expires, &revoked, &used); err != nil {
+	if err := row.Scan(&k.ID, &k.TenantID, &k.Name, &k.Hash, &scopes, &created, &expires, &revoked, &used, &k.Publishable, &forms, &origins); err != nil {
 		return k, err
 	}
 	k.CreatedAt, k.ExpiresAt, k.RevokedAt, k.LastUsedAt = fromMS(created), fromNullMS(expires), fromNullMS(revoked), fromNullMS(used)
+	if err := json.Unmarshal([]byte(forms), &k.Forms); err != nil {
+		return k, err
+	}
+	if err := json.Unmarshal([]byte(origins), &k.Origins); err != nil {
+		return k, err
+	}
 	return k, json.Unmarshal([]byte(scopes), &k.Scopes)
+}
+
+// jsonList is a list column's JSON; an empty list reads back as nil.
+func jsonList(l []string) string {
+	if len(l) == 0 {
+		return "[]"
+	}
+	b, _ := json.Marshal(l)
+	return string(b)
 }

@@ -146,4 +146,6 @@ type Stores struct {
 	Ping func(ctx context.Context) error
 	// Close finishes queued writes and closes the database.
 	Close func(ctx context.Context) error
+	// Challenges remembers the spent spam challenges of the web forms (challenge.go).
+	Challenges ChallengeRepo
 }

@@ -35,6 +35,7 @@ func Run(t *testing.T, open Open) {
 		{"outbox", outboxTests},
 		{"bulk", bulkTests},
 		{"trends", trendTests},
+		{"web forms", webFormTests},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
