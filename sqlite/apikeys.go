@@ -85,3 +85,12 @@ func jsonList(l []string) string {
 	b, _ := json.Marshal(l)
 	return string(b)
 }
+
+// OriginAllowed reports whether a usable publishable key of any tenant lists origin.
+func (r *APIKeys) OriginAllowed(ctx context.Context, origin string, now time.Time) (bool, error) {
+	var ok bool
+	err := r.s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM api_keys k, json_each(k.origins) o
+		WHERE k.publishable = 1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?) AND o.value = ?)`,
+		ms(now), origin).Scan(&ok)
+	return ok, translate("find publishable key origin", err)
+}

@@ -33,6 +33,9 @@ type KeyRepo interface {
 	List(ctx context.Context, tenantID string) ([]APIKey, error)
 	Revoke(ctx context.Context, tenantID, id string, now time.Time) error
 	Touch(ctx context.Context, id string, now time.Time) error
+	// OriginAllowed reports whether a publishable key of any tenant, usable at now, allows the
+	// web origin: a CORS preflight carries no key, so it is answered by the origin alone.
+	OriginAllowed(ctx context.Context, origin string, now time.Time) (bool, error)
 }
 
 // FormRepo manages forms; Insert answers ErrConflict for a form id the tenant has.

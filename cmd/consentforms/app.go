@@ -31,7 +31,7 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 		Ops: svc, Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now, TrustedProxies: prefixStrings(proxies),
 		ObserveRequest: m.Request, Diagnostics: svc.WebhookDiag,
 		ReadTimeout: lim.ReadTimeout, BodyBytesInFlight: lim.BodyBytesInFlight, Concurrency: lim.MaxConns,
-		TenantRateFactor: lim.TenantRateFactor})
+		TenantRateFactor: lim.TenantRateFactor, WebForms: webFormsDeps(store, keys)})
 	app := newApp(a, pages.Deps{TrustedProxies: proxies, Logger: log, Now: time.Now}, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
 		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions,
 		Chains: store.AuditChains, Outbox: store.Outbox, Bulk: store.Bulk}, Ops: svc, Diagnostics: svc.WebhookDiag, WebhookPolicy: hooks,

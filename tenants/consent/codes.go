@@ -30,6 +30,10 @@ const (
 // (its own and those in custom fields) than one record may.
 const CodeTooManyIdentifiers = "too_many_identifiers"
 
+// CodeChallengeFailed refuses a web form submission whose spam challenge is missing, wrong,
+// expired or spent already (docs/API.md §14).
+const CodeChallengeFailed = "challenge_failed"
+
 // codeOrder is the canonical order; Codes is a copy so that callers cannot reorder it.
 var codeOrder = [...]string{
 	codeFormIDMissing,
@@ -57,6 +61,7 @@ var codeOrder = [...]string{
 	keyConsentIPAddress + "_invalid",
 	keyConsentTimestamp + "_invalid",
 	CodeTooManyIdentifiers,
+	CodeChallengeFailed,
 }
 
 // Codes lists every validation code in the order responses list them.

@@ -42,7 +42,24 @@ func testPublishableKeys(t *testing.T, open Open) {
 		t.Fatalf("List(a) = %+v, %v", list, err)
 	}
 	check("List(a)[1]", list[1], pk)
+	for origin, want := range map[string]bool{"https://a.example": true, "https://b.example": true, "https://c.example": false, "": false} {
+		if got, err := s.APIKeys.OriginAllowed(ctx, origin, t0); err != nil || got != want {
+			t.Errorf("OriginAllowed(%q) = %v, %v; want %v", origin, got, err, want)
+		}
+	}
+	// An expired publishable key allows nothing; nor does a revoked one.
+	must(t, s.APIKeys.Insert(ctx, tenants.APIKey{ID: "pk2", TenantID: "b", Name: "old", Hash: "h3", Scopes: []string{tenants.ScopeSubmissionsWrite},
+		CreatedAt: t0, ExpiresAt: ptr(t0.Add(sec(60))), Publishable: true, Forms: []string{"f"}, Origins: []string{"https://old.example"}}))
+	if got, _ := s.APIKeys.OriginAllowed(ctx, "https://old.example", t0.Add(sec(30))); !got {
+		t.Error("a usable key's origin is not allowed")
+	}
+	if got, _ := s.APIKeys.OriginAllowed(ctx, "https://old.example", t0.Add(sec(61))); got {
+		t.Error("an expired key's origin is allowed")
+	}
 	must(t, s.APIKeys.Revoke(ctx, "a", "pk1", t0.Add(sec(5))))
+	if got, _ := s.APIKeys.OriginAllowed(ctx, "https://a.example", t0.Add(sec(6))); got {
+		t.Error("a revoked key's origin is allowed")
+	}
 	if got, _ := s.APIKeys.Lookup(ctx, "pk1"); got.RevokedAt == nil {
 		t.Errorf("a publishable key is revoked like any key: %+v", got)
 	}
