@@ -231,6 +231,10 @@ type KeyItem struct {
 	ExpiresAt  *time.Time
 	LastUsedAt *time.Time
 	RevokedAt  *time.Time
+	// Forms and Origins bind a publishable key (Publishable); empty for a secret key.
+	Publishable bool
+	Forms       []string
+	Origins     []string
 }
 
 // KeyInput is the issue form as filled: name, scope (repeated checkbox), expires (YYYY-MM-DD).
@@ -238,6 +242,9 @@ type KeyInput struct {
 	Name    string
 	Scopes  []string
 	Expires string
+	// Publishable is the publishable-key form: Forms and Origins comma- or line-separated.
+	Publishable    bool
+	Forms, Origins string
 }
 
 // KeysPage lists API keys and offers the issue form (GET/POST PathKeys).
