@@ -21,6 +21,8 @@ type Deps struct {
 	// PerMinute is how many requests one client address may make to the pages per minute;
 	// 0 is DefaultPerMinute.
 	PerMinute int
+	// Forms serves the hosted form page (form.go).
+	Forms FormPages
 }
 
 // DefaultPerMinute is the per-address request limit of the pages when none is configured.
@@ -40,7 +42,6 @@ func Mount(app *fiber.App, d Deps) {
 		d.PerMinute = DefaultPerMinute
 	}
 	h := &handler{Deps: d, limit: newAddrLimiter(d.PerMinute, d.Now)}
-	_ = h
 	// Each page registers its routes here, behind h.guard: app.Get("/c/:token", h.guard, ...).
-	_ = app
+	h.mountForm(app)
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 
 	"github.com/consentforms/consentforms/api"
+	"github.com/consentforms/consentforms/pages"
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/altcha"
 )
@@ -16,6 +17,13 @@ func challengeKey(keys secrets) []byte {
 	m := hmac.New(sha256.New, keys.HMAC)
 	m.Write([]byte("consentforms web form challenges v1"))
 	return m.Sum(nil)
+}
+
+// formPagesDeps wires the hosted form page: the cached tenants and forms, the keys (for the
+// sites that may frame it), intake, the spent challenges and the signer.
+func formPagesDeps(store tenants.Stores, keys secrets, tens tenants.TenantStore, forms tenants.FormStore, ingest pages.Ingester) pages.FormPages {
+	return pages.FormPages{Tenants: tens, Forms: forms, Keys: store.APIKeys, Ingest: ingest, Challenges: store.Challenges,
+		Signer: altcha.Signer{Key: challengeKey(keys), MaxNumber: altcha.DefaultMaxNumber, TTL: altcha.DefaultTTL}}
 }
 
 // webFormsDeps wires the publishable keys' origins, the spent challenges and the signer.
