@@ -210,7 +210,6 @@ func until(lang, interval string, now time.Time) string {
 	return web.MsgWith(lang, "form.until", "date", web.LongDate(lang, end))
 }
 
-
 // mountForm registers the hosted form page behind the guard; without a store wired (tests of
 // other pages) it registers nothing.
 func (h *handler) mountForm(app *fiber.App) {
