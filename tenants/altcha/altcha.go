@@ -189,8 +189,8 @@ func (s Signer) sign(challenge string) string {
 }
 
 // DefaultMaxNumber and DefaultTTL are the difficulty and lifetime of the web forms' challenges:
-// 50,000 hashes on average, a fraction of a second in a browser (docs/API.md §14).
+// 25,000 hashes on average, under a second in a browser (docs/API.md §14 has the measurements).
 const (
-	DefaultMaxNumber = 100_000
+	DefaultMaxNumber = 50_000
 	DefaultTTL       = 5 * time.Minute
 )

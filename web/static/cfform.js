@@ -120,6 +120,8 @@
     });
   }
 
+  // The solver, for the browser test that times it.
+  window.cfSolve = solve;
   document.querySelectorAll("form[data-cf-challenge]").forEach(hosted);
   document.querySelectorAll("form[data-cf-key]").forEach(embedded);
 })();
