@@ -19,37 +19,11 @@ const (
 	keyContactTel  = "consent_to_general_contact_phone"
 )
 
-// defaultFields are the fields of a form that declares none: a name and an e-mail address.
-var defaultFields = []tenants.FieldDef{
-	{Name: "first_name", Type: tenants.FieldText, Personal: true},
-	{Name: "last_name", Type: tenants.FieldText, Personal: true},
-	{Name: "email", Type: tenants.FieldEmail, Personal: true, Required: true},
-}
-
-// fieldsOf is what the page asks: the form's fields, or the default ones.
-func fieldsOf(f tenants.Form) []tenants.FieldDef {
-	if len(f.Fields) == 0 {
-		return defaultFields
-	}
-	return f.Fields
-}
+// fieldsOf is what the page asks.
+func fieldsOf(f tenants.Form) []tenants.FieldDef { return f.PageFields() }
 
 // inputType is the HTML input of a field type.
-func inputType(t string) string {
-	switch t {
-	case tenants.FieldEmail:
-		return "email"
-	case tenants.FieldPhone:
-		return "tel"
-	case tenants.FieldNumber, tenants.FieldDate, tenants.FieldTextarea, tenants.FieldSelect, tenants.FieldCheckbox:
-		return t
-	case tenants.FieldBoolean:
-		return "checkbox"
-	case tenants.FieldChoice:
-		return "select"
-	}
-	return "text"
-}
+func inputType(t string) string { return web.InputType(t) }
 
 var autocompletes = map[string]string{"email": "email", "phone_number": "tel", "first_name": "given-name", "last_name": "family-name"}
 

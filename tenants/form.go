@@ -64,6 +64,22 @@ type Form struct {
 	ContactFor string `bson:"contactFor,omitempty" json:"contactFor,omitempty"`
 }
 
+// DefaultPageFields are what a hosted page asks when its form declares no fields: a name and
+// an e-mail address.
+var DefaultPageFields = []FieldDef{
+	{Name: "first_name", Type: FieldText, Personal: true},
+	{Name: "last_name", Type: FieldText, Personal: true},
+	{Name: "email", Type: FieldEmail, Personal: true, Required: true},
+}
+
+// PageFields are the fields the form's hosted page asks: its own, or DefaultPageFields.
+func (f Form) PageFields() []FieldDef {
+	if len(f.Fields) == 0 {
+		return DefaultPageFields
+	}
+	return f.Fields
+}
+
 // The consents' durations of a hosted form page whose form sets none.
 const (
 	DefaultPrimaryFor = "1y"

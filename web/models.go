@@ -171,8 +171,13 @@ type FormsPage struct {
 // CustomField is one custom field row of a form definition.
 type CustomField struct {
 	Name     string
-	Type     string // one of FieldText, FieldNumber, FieldBoolean, FieldDate, FieldChoice
+	Type     string // one of FieldTypeOptions
 	Personal bool
+	// Label, Help and Options (one per line or comma) shape the hosted page; Required makes
+	// it ask the field. Order is the row's place as typed (rows are saved in its order).
+	Label, Help, Options string
+	Required             bool
+	Order                int
 }
 
 // FormInput is the form definition as edited. Posted as form_id, name, open ("on"),
@@ -208,6 +213,8 @@ type FormEditPage struct {
 	// RetentionDue is how many of the form's records its saved retention anonymises within
 	// the next 30 days; shown when the saved form has a retention.
 	RetentionDue *int64
+	// Embed is how the form goes on the organisation's website; shown when editing.
+	Embed FormEmbed
 }
 
 // The API key scopes (docs/API.md §1.3).

@@ -121,3 +121,44 @@ func (u *adminUI) value(css string) string {
 	}
 	return v
 }
+
+// TestAdminBrowserFormEditor: a campaigner adds fields of the new types with label, help,
+// required and choices, reorders them by their position numbers, and finds the snippets and
+// the preview link; the hosted page then asks the fields in that order.
+func TestAdminBrowserFormEditor(t *testing.T) {
+	t.Parallel()
+	requireChromium(t)
+	s := startServer(t)
+	tn := openTenant(s)
+	s.cli("staff", "create", "--email", "lead@example.org", "--password", "lead-password-1", "--role", "tenant_admin", "--tenant", tn)
+	u := newAdminUI(t, s)
+	wantStatus(t, "sign in", u.signIn("lead@example.org", "lead-password-1"), 200)
+	wantStatus(t, "form", u.open("/admin/forms/petition"), 200)
+	u.fill("field-0-name", "email")
+	u.do(chromedp.SetValue(sel("input-field-0-type"), "email"), chromedp.Click(sel("input-field-0-required")))
+	u.fill("field-0-order", "2")
+	u.fill("field-1-name", "region")
+	u.fill("field-1-label", "Your region")
+	u.fill("field-1-help", "Where you live.")
+	u.do(chromedp.SetValue(sel("input-field-1-type"), "select"), chromedp.SendKeys(sel("input-field-1-options"), "North\nSouth"))
+	u.fill("field-1-order", "1")
+	wantStatus(t, "save", u.submit("form-save"), 200)
+	if got := u.value(`[data-testid="input-field-0-name"]`); got != "region" {
+		t.Errorf("first row after reordering: %q, want region", got)
+	}
+	iframe, plain := u.value(`[data-testid="embed-iframe"]`), u.value(`[data-testid="embed-html"]`)
+	if !strings.Contains(iframe, "/f/"+tn+"/petition") || !strings.Contains(plain, `data-cf-form="petition"`) || !strings.Contains(plain, `<option>South</option>`) {
+		t.Errorf("snippets: %q / %q", iframe, plain)
+	}
+	href := u.attr("form-preview", "href")
+	u.do(chromedp.EmulateViewport(1280, 900))
+	u.shot("admin-form-editor-1280")
+	wantStatus(t, "preview", u.open(strings.TrimPrefix(href, s.URL)), 200)
+	order, err := chromedp.Run(u.ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('[data-testid^="field-"]')].map(e => e.dataset.testid)`))
+	if err != nil || strings.Join(order, ",") != "field-region,field-email" {
+		t.Errorf("hosted page fields %v, %v", order, err)
+	}
+	if got := u.text("field-region"); !strings.Contains(got, "Your region") || !strings.Contains(got, "Where you live.") || !strings.Contains(got, "South") {
+		t.Errorf("the select field shows %q", got)
+	}
+}

@@ -58,6 +58,23 @@ func (c *checks) form(in FormInput) {
 		if !slices.Contains(tenants.FieldTypes, f.Type) {
 			c.add(field+"type", CodeUnknown, "Choose a type.")
 		}
+		c.pageField(field, f)
+	}
+}
+
+// pageField checks what a field shows on the hosted page: label, help text, a select's options.
+func (c *checks) pageField(field string, f tenants.FieldDef) {
+	if tooLong(f.Label, MaxFormName) {
+		c.add(field+"label", CodeTooLong, "Use at most 200 characters.")
+	}
+	if tooLong(f.Help, 500) {
+		c.add(field+"help", CodeTooLong, "Use at most 500 characters.")
+	}
+	switch {
+	case f.Type == tenants.FieldSelect && len(f.Options) == 0:
+		c.add(field+"options", CodeRequired, "Give the choices, one per line.")
+	case len(f.Options) > 100 || slices.ContainsFunc(f.Options, func(o string) bool { return tooLong(o, MaxFormName) }):
+		c.add(field+"options", CodeTooLong, "Give at most 100 choices of at most 200 characters.")
 	}
 }
 

@@ -97,7 +97,7 @@
       progress(form, true);
       var body = { form_id: id, submission_id: "web-" + crypto.getRandomValues(new Uint32Array(4)).join("-") };
       new FormData(form).forEach(function (v, k) { body[k] = v; });
-      form.querySelectorAll("input[type=checkbox]").forEach(function (c) { if (c.name) body[c.name] = c.checked; });
+      form.querySelectorAll("input[type=checkbox]").forEach(function (c) { if (!c.name) return; if (c.checked) body[c.name] = true; else delete body[c.name]; });
       if (body.consent_to_primary_purpose) body.consent_to_primary_purpose_deadline_interval = form.getAttribute("data-cf-primary-for") || "1y";
       if (body.consent_to_general_contact_email || body.consent_to_general_contact_phone) body.consent_to_general_contact_deadline_interval = form.getAttribute("data-cf-contact-for") || "2y";
       try {
