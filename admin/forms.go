@@ -93,7 +93,8 @@ func sendGridURL(c *fiber.Ctx, tenantID string) string {
 // numbers in errors refer to the rows shown again.
 func readFormInput(c *fiber.Ctx, id string) web.FormInput {
 	in := web.FormInput{ID: strings.TrimSpace(id), Name: strings.TrimSpace(c.FormValue("name")), Open: c.FormValue("open") == "on",
-		Retention: strings.TrimSpace(c.FormValue("retention")), RetentionFrom: c.FormValue("retention_from")}
+		Retention: strings.TrimSpace(c.FormValue("retention")), RetentionFrom: c.FormValue("retention_from"),
+		PrimaryFor: strings.TrimSpace(c.FormValue("primary_for")), ContactFor: strings.TrimSpace(c.FormValue("contact_for"))}
 	n, _ := strconv.Atoi(c.FormValue("field_count"))
 	for i := range min(max(n, 0), provision.MaxFields) {
 		p := "field." + strconv.Itoa(i) + "."
@@ -130,11 +131,12 @@ func formDef(tenantID string, in web.FormInput) provision.FormInput {
 			Required: f.Required, Options: optionList(f.Options)}
 	}
 	return provision.FormInput{TenantID: tenantID, FormID: in.ID, Name: in.Name, Open: in.Open, Fields: fields,
-		Retention: in.Retention, RetentionFrom: in.RetentionFrom}
+		Retention: in.Retention, RetentionFrom: in.RetentionFrom, PrimaryFor: in.PrimaryFor, ContactFor: in.ContactFor}
 }
 
 func formInput(f tenants.Form) web.FormInput {
-	in := web.FormInput{ID: f.FormID, Name: f.Name, Open: f.Open, Retention: f.Retention, RetentionFrom: f.RetentionFrom}
+	in := web.FormInput{ID: f.FormID, Name: f.Name, Open: f.Open, Retention: f.Retention, RetentionFrom: f.RetentionFrom,
+		PrimaryFor: f.PrimaryFor, ContactFor: f.ContactFor}
 	for i, d := range f.Fields {
 		in.Fields = append(in.Fields, web.CustomField{Name: d.Name, Type: d.Type, Personal: d.Personal, Label: d.Label, Help: d.Help,
 			Required: d.Required, Options: strings.Join(d.Options, "\n"), Order: i + 1})

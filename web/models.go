@@ -191,6 +191,8 @@ type FormInput struct {
 	// Retention is the form's retention as typed ("" = none) and what it counts from.
 	Retention     string
 	RetentionFrom string
+	// PrimaryFor and ContactFor are how long the hosted page's consents last, as typed.
+	PrimaryFor, ContactFor string
 }
 
 // ProviderWebhook is the unsubscribe webhook URL of one provider with a setup hint.

@@ -12,6 +12,28 @@ import (
 var webFormTests = map[string]func(t *testing.T, open Open){
 	"publishable keys": testPublishableKeys,
 	"spent challenges": testSpentChallenges,
+	"hosted page form": testHostedPageForm,
+}
+
+// testHostedPageForm: a form's page fields (label, required, help, options) and its consents'
+// durations are read back after insert and save.
+func testHostedPageForm(t *testing.T, open Open) {
+	s := open(t)
+	twoTenants(t, s)
+	f := tenants.Form{TenantID: "a", FormID: "f", Name: "F", Open: true, CreatedAt: t0, UpdatedAt: t0, PrimaryFor: "1y",
+		Fields: []tenants.FieldDef{{Name: "region", Type: tenants.FieldSelect, Label: "Region", Required: true, Help: "Where", Options: []string{"N", "S"}}}}
+	must(t, s.Forms.Insert(ctx, f))
+	got, err := s.Forms.Get(ctx, "a", "f")
+	must(t, err)
+	if got.PrimaryFor != "1y" || got.ContactFor != "" || len(got.Fields) != 1 || got.Fields[0].Label != "Region" || !got.Fields[0].Required ||
+		got.Fields[0].Help != "Where" || !slices.Equal(got.Fields[0].Options, []string{"N", "S"}) {
+		t.Errorf("Get = %+v", got)
+	}
+	got.ContactFor = "P2Y"
+	must(t, s.Forms.Save(ctx, got))
+	if again, _ := s.Forms.Get(ctx, "a", "f"); again.ContactFor != "P2Y" || again.PrimaryFor != "1y" {
+		t.Errorf("after Save = %+v", again)
+	}
 }
 
 // testPublishableKeys: a publishable key's flag, forms and origins are read back by Lookup,
