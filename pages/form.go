@@ -107,7 +107,9 @@ func (h *handler) formPost(c *fiber.Ctx) error {
 		return err
 	}
 	vals := map[string]string{}
-	c.Request().PostArgs().VisitAll(func(k, v []byte) { vals[string(k)] = string(v) })
+	for k, v := range c.Request().PostArgs().All() {
+		vals[string(k)] = string(v)
+	}
 	lang := hf.form.Language
 	if vals[honeypot] != "" {
 		return h.renderForm(c, fiber.StatusOK, hf, web.HostedForm{Done: true})
