@@ -19,15 +19,19 @@ const keyCols = `id, tenant_id, name, hash, scopes, created_at, expires_at, revo
 
 // Insert stores a new key.
 func (r *APIKeys) Insert(ctx context.Context, k tenants.APIKey) error {
-	scopes, err := json.Marshal(k.Scopes)
+	args, err := keyArgs(k)
 	if err != nil {
 		return err
 	}
-	forms, origins := jsonList(k.Forms), jsonList(k.Origins)
-	_, err = r.s.w.ExecContext(ctx, `INSERT INTO api_keys (`+keyCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		k.ID, k.TenantID, k.Name, k.Hash, string(scopes), ms(k.CreatedAt), msPtr(k.ExpiresAt), msPtr(k.RevokedAt), msPtr(k.LastUsedAt),
-		k.Publishable, forms, origins)
+	_, err = r.s.w.ExecContext(ctx, `INSERT INTO api_keys (`+keyCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
 	return translate("insert api key", err)
+}
+
+// keyArgs are a key's values in the order of keyCols.
+func keyArgs(k tenants.APIKey) ([]any, error) {
+	scopes, err := json.Marshal(k.Scopes)
+	return []any{k.ID, k.TenantID, k.Name, k.Hash, string(scopes), ms(k.CreatedAt), msPtr(k.ExpiresAt), msPtr(k.RevokedAt), msPtr(k.LastUsedAt),
+		k.Publishable, jsonList(k.Forms), jsonList(k.Origins)}, err
 }
 
 // Lookup returns the key with id, of any tenant.

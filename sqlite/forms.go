@@ -18,14 +18,19 @@ const formCols = `tenant_id, form_id, name, open, fields, created_at, updated_at
 
 // Insert stores a new form; ErrConflict when the tenant has one with the same form id.
 func (r *Forms) Insert(ctx context.Context, f tenants.Form) error {
-	fields, err := json.Marshal(f.Fields)
+	args, err := formArgs(f)
 	if err != nil {
 		return err
 	}
-	_, err = r.s.w.ExecContext(ctx, `INSERT INTO forms (`+formCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		f.TenantID, f.FormID, f.Name, f.Open, string(fields), ms(f.CreatedAt), ms(f.UpdatedAt), f.Retention, f.RetentionFrom,
-		f.Language, strings.Join(f.DoubleOptIn, ","), f.ConfirmWithin, f.PrimaryFor, f.ContactFor)
+	_, err = r.s.w.ExecContext(ctx, `INSERT INTO forms (`+formCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
 	return translate("insert form", err)
+}
+
+// formArgs are a form's values in the order of formCols.
+func formArgs(f tenants.Form) ([]any, error) {
+	fields, err := json.Marshal(f.Fields)
+	return []any{f.TenantID, f.FormID, f.Name, f.Open, string(fields), ms(f.CreatedAt), ms(f.UpdatedAt), f.Retention, f.RetentionFrom,
+		f.Language, strings.Join(f.DoubleOptIn, ","), f.ConfirmWithin, f.PrimaryFor, f.ContactFor}, err
 }
 
 // Get returns the tenant's form with formID.
