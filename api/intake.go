@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/consent"
 	"github.com/consentforms/consentforms/tenants/intake"
 	"github.com/gofiber/fiber/v2"
 )
@@ -65,14 +64,6 @@ type refusedRecord struct {
 
 func (r *refusedRecord) Error() string { return r.vs.Error() }
 
-// challengeBody is the 400 of a failed spam challenge (docs/API.md §14.2): the list body with
-// the envelope's error and message, as the challenge is no rule of the body.
-type challengeBody struct {
-	Kind    string   `json:"error"`
-	Message string   `json:"message"`
-	Codes   []string `json:"errors"`
-}
-
 // codesBody is the list body of accept-submission (docs/API.md §3.7): every failed code.
 type codesBody struct {
 	Codes []string `json:"errors"`
@@ -84,9 +75,6 @@ type codesBody struct {
 func (r *refusedRecord) body() any {
 	codes := intake.RuleCodes(r.kind, r.vs)
 	if r.kind == tenants.KindFormSubmission {
-		if r.vs[0].Code == consent.CodeChallengeFailed {
-			return challengeBody{Kind: "ValidationError", Message: r.vs[0].Message, Codes: codes}
-		}
 		return codesBody{Codes: codes}
 	}
 	first := r.vs[0]
