@@ -1,7 +1,9 @@
 package admin
 
 import (
+	"cmp"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -58,7 +60,7 @@ func (h *handler) formEdit(c *fiber.Ctx, s *session) error {
 	}
 	return h.render(c, fiber.StatusOK, web.FormEdit(web.FormEditPage{Layout: h.layout(c, s, "Form "+f.FormID, web.NavForms),
 		Form: formInput(f), CanEdit: h.may(s, permFormsWrite),
-		Webhooks: h.providerWebhooks(c, s), RetentionDue: due, Texts: texts}))
+		Webhooks: h.providerWebhooks(c, s), RetentionDue: due, Texts: texts, Embed: web.EmbedFor(baseURL(c), s.TenantID, f)}))
 }
 
 func (h *handler) formSave(c *fiber.Ctx, s *session) error {
@@ -102,7 +104,8 @@ func tenantWebhookURL(c *fiber.Ctx, provider, tenantID string) string {
 // numbers in errors refer to the rows shown again.
 func readFormInput(c *fiber.Ctx, id string) web.FormInput {
 	in := web.FormInput{ID: strings.TrimSpace(id), Name: strings.TrimSpace(c.FormValue("name")), Open: c.FormValue("open") == "on",
-		Retention: strings.TrimSpace(c.FormValue("retention")), RetentionFrom: c.FormValue("retention_from")}
+		Retention: strings.TrimSpace(c.FormValue("retention")), RetentionFrom: c.FormValue("retention_from"),
+		PrimaryFor: strings.TrimSpace(c.FormValue("primary_for")), ContactFor: strings.TrimSpace(c.FormValue("contact_for"))}
 	n, _ := strconv.Atoi(c.FormValue("field_count"))
 	for i := range min(max(n, 0), provision.MaxFields) {
 		p := "field." + strconv.Itoa(i) + "."
@@ -110,7 +113,18 @@ func readFormInput(c *fiber.Ctx, id string) web.FormInput {
 		if name == "" {
 			continue
 		}
-		in.Fields = append(in.Fields, web.CustomField{Name: name, Type: c.FormValue(p + "type"), Personal: c.FormValue(p+"personal") == "on"})
+		order, err := strconv.Atoi(strings.TrimSpace(c.FormValue(p + "order")))
+		if err != nil {
+			order = i + 1
+		}
+		in.Fields = append(in.Fields, web.CustomField{Name: name, Type: c.FormValue(p + "type"), Personal: c.FormValue(p+"personal") == "on",
+			Label: strings.TrimSpace(c.FormValue(p + "label")), Help: strings.TrimSpace(c.FormValue(p + "help")),
+			Options: c.FormValue(p + "options"), Required: c.FormValue(p+"required") == "on", Order: order})
+	}
+	// A row's position number reorders it; rows with the same number keep their order.
+	slices.SortStableFunc(in.Fields, func(a, b web.CustomField) int { return cmp.Compare(a.Order, b.Order) })
+	for i := range in.Fields {
+		in.Fields[i].Order = i + 1
 	}
 	return in
 }
@@ -124,18 +138,36 @@ func validateForm(in web.FormInput) web.FieldErrors {
 func formDef(tenantID string, in web.FormInput) provision.FormInput {
 	fields := make([]tenants.FieldDef, len(in.Fields))
 	for i, f := range in.Fields {
-		fields[i] = tenants.FieldDef{Name: f.Name, Type: f.Type, Personal: f.Personal}
+		fields[i] = tenants.FieldDef{Name: f.Name, Type: f.Type, Personal: f.Personal, Label: f.Label, Help: f.Help,
+			Required: f.Required, Options: optionList(f.Options)}
 	}
 	return provision.FormInput{TenantID: tenantID, FormID: in.ID, Name: in.Name, Open: in.Open, Fields: fields,
-		Retention: in.Retention, RetentionFrom: in.RetentionFrom}
+		Retention: in.Retention, RetentionFrom: in.RetentionFrom, PrimaryFor: in.PrimaryFor, ContactFor: in.ContactFor}
 }
 
 func formInput(f tenants.Form) web.FormInput {
-	in := web.FormInput{ID: f.FormID, Name: f.Name, Open: f.Open, Retention: f.Retention, RetentionFrom: f.RetentionFrom}
-	for _, d := range f.Fields {
-		in.Fields = append(in.Fields, web.CustomField{Name: d.Name, Type: d.Type, Personal: d.Personal})
+	in := web.FormInput{ID: f.FormID, Name: f.Name, Open: f.Open, Retention: f.Retention, RetentionFrom: f.RetentionFrom,
+		PrimaryFor: f.PrimaryFor, ContactFor: f.ContactFor}
+	for i, d := range f.Fields {
+		in.Fields = append(in.Fields, web.CustomField{Name: d.Name, Type: d.Type, Personal: d.Personal, Label: d.Label, Help: d.Help,
+			Required: d.Required, Options: strings.Join(d.Options, "\n"), Order: i + 1})
 	}
 	return in
+}
+
+// optionList splits a select field's options, one per line (or comma-separated on one line).
+func optionList(v string) []string {
+	sep := "\n"
+	if !strings.Contains(v, "\n") {
+		sep = ","
+	}
+	var out []string
+	for _, o := range strings.Split(v, sep) {
+		if o = strings.TrimSpace(o); o != "" {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // pathID is the route's :id, unescaped (ids may hold characters a URL escapes).

@@ -30,7 +30,8 @@ func (h *handler) renderKeys(c *fiber.Ctx, s *session, status int, in web.KeyInp
 
 // keyIssue issues a key and shows its plaintext, this once.
 func (h *handler) keyIssue(c *fiber.Ctx, s *session) error {
-	in := web.KeyInput{Name: strings.TrimSpace(c.FormValue("name")), Expires: strings.TrimSpace(c.FormValue("expires"))}
+	in := web.KeyInput{Name: strings.TrimSpace(c.FormValue("name")), Expires: strings.TrimSpace(c.FormValue("expires")),
+		Publishable: c.FormValue("publishable") != "", Forms: c.FormValue("forms"), Origins: c.FormValue("origins")}
 	for _, v := range c.Request().PostArgs().PeekMulti("scope") {
 		in.Scopes = append(in.Scopes, string(v))
 	}
@@ -50,7 +51,11 @@ func (h *handler) keyIssue(c *fiber.Ctx, s *session) error {
 }
 
 func keyInput(tenantID string, in web.KeyInput, expires *time.Time) provision.KeyInput {
-	return provision.KeyInput{TenantID: tenantID, Name: in.Name, Scopes: in.Scopes, ExpiresAt: expires}
+	k := provision.KeyInput{TenantID: tenantID, Name: in.Name, Scopes: in.Scopes, ExpiresAt: expires}
+	if in.Publishable {
+		k.Publishable, k.Forms, k.Origins = true, listInput(in.Forms), listInput(in.Origins)
+	}
+	return k
 }
 
 // validateKey checks the issue form and returns the expiry: the end of the given day, UTC.
@@ -85,5 +90,11 @@ func (h *handler) keyRevoke(c *fiber.Ctx, s *session) error {
 
 func keyItem(k tenants.APIKey) web.KeyItem {
 	return web.KeyItem{ID: k.ID, Name: k.Name, Prefix: strings.TrimSuffix(k.Prefix(), "_"), Scopes: slices.Clone(k.Scopes),
-		CreatedAt: k.CreatedAt, ExpiresAt: k.ExpiresAt, LastUsedAt: k.LastUsedAt, RevokedAt: k.RevokedAt}
+		CreatedAt: k.CreatedAt, ExpiresAt: k.ExpiresAt, LastUsedAt: k.LastUsedAt, RevokedAt: k.RevokedAt,
+		Publishable: k.Publishable, Forms: slices.Clone(k.Forms), Origins: slices.Clone(k.Origins)}
+}
+
+// listInput splits a field of items separated by commas, spaces or lines.
+func listInput(v string) []string {
+	return strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == '\n' || r == '\r' || r == ' ' || r == '\t' })
 }

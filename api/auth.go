@@ -58,6 +58,11 @@ func (s *server) admit(c *fiber.Ctx, a *auth, obj, act string) error {
 	if !s.Enforcer.ScopesAllow(a.scopes, obj, act) {
 		return missingScope(s.Enforcer, obj, act)
 	}
+	if a.key.Publishable {
+		if err := s.fromBrowser(c, a.key); err != nil {
+			return err
+		}
+	}
 	if wait, ok := s.limiter.allow(a.actor, a.tenant.Limit(), s.Now()); !ok {
 		return s.rateLimited(wait, "Rate limit exceeded; retry after the given number of seconds.")
 	}
@@ -107,7 +112,7 @@ func (s *server) authenticate(ctx context.Context, plain string) (*auth, error) 
 		return nil, err
 	}
 	now := s.Now()
-	if !k.Verify(secret) || !k.Usable(now) {
+	if !k.Verify(secret) || !k.Usable(now) || k.Publishable != tenants.PresentedPublishable(plain) {
 		return nil, denied
 	}
 	t, err := s.Tenants.Get(ctx, k.TenantID)
@@ -121,7 +126,7 @@ func (s *server) authenticate(ctx context.Context, plain string) (*auth, error) 
 		return nil, denied
 	}
 	s.touch(usedCredential{kindKey, k.ID}, now)
-	return &auth{tenant: t, key: k, scopes: k.Scopes, actor: "key:" + k.ID}, nil
+	return &auth{tenant: t, key: k, scopes: casbinScopes(k), actor: "key:" + k.ID}, nil
 }
 
 // touchEvery bounds how often a credential's last-used time is written.

@@ -17,10 +17,17 @@ func (s *server) intake(c *fiber.Ctx, kind tenants.Kind) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return s.ingest(c, kind, body, nil)
+}
+
+// ingest parses body by its kind's rules and ingests it; beforeStore, when given, runs once
+// the rules pass, just before the record is stored (a web form's challenge is spent there).
+func (s *server) ingest(c *fiber.Ctx, kind tenants.Kind, body map[string]any, beforeStore func() error) (string, error) {
 	a := authOf(c)
 	d, vs := intake.ParseRecord(kind, body, s.Now(), a.tenant.DefaultCountry)
 	var form *tenants.Form
 	if d.FormID != "" {
+		var err error
 		if form, err = s.openForm(c, a.tenant.ID, d.FormID); err != nil {
 			return "", err
 		}
@@ -39,6 +46,11 @@ func (s *server) intake(c *fiber.Ctx, kind tenants.Kind) (string, error) {
 	}
 	if err := s.doubleOptIn(c, a.tenant.ID, &d); err != nil {
 		return "", err
+	}
+	if len(vs) == 0 && beforeStore != nil {
+		if err := beforeStore(); err != nil {
+			return "", err
+		}
 	}
 	id, _, err := s.Ops.IngestDraft(linkCtx(c), a.tenant.ID, d, vs, a.actor, requestID(c))
 	var refused tenants.Violations

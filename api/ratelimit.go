@@ -26,21 +26,25 @@ func newLimiter() *limiter {
 
 // allow takes a token for id; when none is left it returns the whole seconds to wait (≥ 1).
 func (l *limiter) allow(id string, rate int, now time.Time) (int, bool) {
+	return l.take(id, float64(rate), float64(max(rate, 1)), now)
+}
+
+// take is allow for any rate (tokens per second) and burst.
+func (l *limiter) take(id string, rate, burst float64, now time.Time) (int, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	burst := float64(max(rate, 1))
 	b, ok := l.buckets.Get(id)
 	if !ok {
 		b = &bucket{tokens: burst, last: now}
 		l.buckets.Add(id, b)
 	}
-	b.tokens = math.Min(burst, b.tokens+now.Sub(b.last).Seconds()*float64(rate))
+	b.tokens = math.Min(burst, b.tokens+now.Sub(b.last).Seconds()*rate)
 	b.last = now
 	if b.tokens >= 1 {
 		b.tokens--
 		return 0, true
 	}
-	wait := int(math.Ceil((1 - b.tokens) / float64(rate)))
+	wait := int(math.Ceil((1 - b.tokens) / rate))
 	return max(wait, 1), false
 }
 

@@ -67,6 +67,8 @@ type Deps struct {
 	// PublicURL is the service's public base URL (CONSENTFORMS_PUBLIC_URL), over which
 	// Twilio signs its requests; "" = the request's own URL.
 	PublicURL string
+	// WebForms is what publishable keys and the spam challenge need (publishable.go).
+	WebForms WebForms
 }
 
 type server struct {
@@ -75,6 +77,8 @@ type server struct {
 	limiter *limiter
 	touched *touches
 	bodies  *bodyBudget
+	// webForms is the publishable keys' and challenges' state (publishable.go).
+	webForms *webForms
 }
 
 // DefaultBodyLimit is the default size limit of docs/API.md §2.
@@ -131,7 +135,9 @@ func NewServer(d Deps) *Server {
 	if d.Ops == nil {
 		d.Ops = unwired{}
 	}
-	return &Server{&server{Deps: d, log: d.Logger, limiter: newLimiter(), touched: newTouches(), bodies: &bodyBudget{max: d.BodyBytesInFlight}}}
+	srv := &server{Deps: d, log: d.Logger, limiter: newLimiter(), touched: newTouches(), bodies: &bodyBudget{max: d.BodyBytesInFlight}}
+	srv.webForms = newWebForms(d.WebForms, d.TrustedProxies)
+	return &Server{srv}
 }
 
 // Config is the app's configuration, with the one error handler of the app.
@@ -177,8 +183,11 @@ func (a *Server) Mount(app *fiber.App) {
 	referenceRoutes(app)
 	v1.Get("/openapi.json", serveOpenAPI)
 	v1.Post("/forms/accept-submission", s.key("api:submissions", "write"), s.acceptSubmission)
+	v1.Options("/forms/accept-submission", s.preflight(fiber.MethodPost))
 	v1.Get("/forms/submissions/:id", s.key("api:submissions", "read"), s.getSubmission)
 	v1.Get("/forms/submissions/:id/receipt", s.key("api:submissions", "read"), s.getReceipt)
+	v1.Get("/forms/:form_id/challenge", s.key("api:challenge", "read"), s.challenge)
+	v1.Options("/forms/:form_id/challenge", s.preflight(fiber.MethodGet))
 	v1.Get("/consents", s.key("api:submissions", "read"), s.getConsents)
 	v1.Post("/consents/search", s.key("api:submissions", "read"), s.searchConsents)
 	v1.Get("/consents/expiring", s.key("api:submissions", "read"), s.expiring)

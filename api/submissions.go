@@ -10,19 +10,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// acceptSubmission is POST /api/v1/forms/accept-submission (docs/API.md §3): every
-// failed rule listed, 200 with an empty body once stored; a repeated submission_id stores
-// nothing and answers 200.
-func (s *server) acceptSubmission(c *fiber.Ctx) error {
-	id, err := s.intake(c, tenants.KindFormSubmission)
-	if err != nil {
-		return err
-	}
-	c.Set("X-Submission-Id", id)
-	c.Status(fiber.StatusOK)
-	return nil
-}
-
 // submissionView is the submission shape of docs/API.md §7.1.
 type submissionView struct {
 	SubmissionID string             `json:"submissionId"`

@@ -7,6 +7,7 @@ import (
 	"github.com/consentforms/consentforms/tenants"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
 
 // APIKeys is the apikeys collection, keyed by the key id that every plaintext key carries,
@@ -49,4 +50,14 @@ func (r *APIKeys) Revoke(ctx context.Context, tenantID, id string, now time.Time
 // Touch records the key's last use; it names no tenant, as Lookup does.
 func (r *APIKeys) Touch(ctx context.Context, id string, now time.Time) error {
 	return updateOne(ctx, r.c, "touch api key", byID(id), bson.D{{Key: "$set", Value: bson.D{{Key: "lastUsedAt", Value: now}}}})
+}
+
+// OriginAllowed reports whether a usable publishable key of any tenant lists origin; it names
+// no tenant, as Lookup does (the preflight it serves carries no key).
+func (r *APIKeys) OriginAllowed(ctx context.Context, origin string, now time.Time) (bool, error) {
+	n, err := r.c.CountDocuments(ctx, bson.D{{Key: "publishable", Value: true}, {Key: "origins", Value: origin},
+		{Key: "revokedAt", Value: nil},
+		{Key: "$or", Value: bson.A{bson.D{{Key: "expiresAt", Value: nil}}, bson.D{{Key: "expiresAt", Value: bson.D{{Key: "$gt", Value: now}}}}}}},
+		options.Count().SetLimit(1))
+	return n > 0, translate("find publishable key origin", err)
 }

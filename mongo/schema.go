@@ -38,6 +38,8 @@ const (
 	// The SMS provider secrets (sealed) and the inbound SMS message ids applied (sms.go).
 	colSMSSecrets  = "smssecrets"
 	colSMSMessages = "smsmessages"
+	// The spam challenges of the web forms whose solutions were accepted (challenges.go).
+	colChallenges = "spentchallenges"
 )
 
 // recordCollections maps each record kind to its collection.
@@ -87,6 +89,7 @@ func schema() map[string][]index {
 		colMeta:               nil, // one document per fact, read by _id
 		// Read by _id (tenant:hash); expiresAt is when a document may be pruned.
 		colSpentTokens: {{name: "tenant_expires", keys: bson.D{asc("tenantId"), asc("expiresAt")}}},
+		colChallenges:  {{name: "tenant_expires", keys: bson.D{asc("tenantId"), asc("expiresAt")}}},
 		colLeases:      {{name: "name_term", keys: bson.D{asc("name"), desc("term")}}},
 		colWebhookDiag: {{name: "tenant_provider", keys: bson.D{asc("tenantId"), asc("provider")}}},
 		colSMSSecrets:  {{name: "tenant_provider", keys: bson.D{asc("tenantId"), asc("provider")}}},

@@ -70,6 +70,7 @@ type Store struct {
 	Leases   *Leases
 	// SpentTokens remembers the used confirmation links.
 	SpentTokens *SpentTokens
+	Challenges  *Challenges
 }
 
 // Open connects, checks that the server answers, creates the collections and indexes that
@@ -100,6 +101,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s := &Store{client: client, db: client.Database(cfg.Database), now: time.Now}
 	s.Tenants = &Tenants{c: s.db.Collection(colTenants)}
 	s.APIKeys = &APIKeys{c: s.db.Collection(colAPIKeys)}
+	s.Challenges = &Challenges{c: s.db.Collection(colChallenges)}
 	s.Forms = &Forms{c: s.db.Collection(colForms)}
 	s.Texts = &Texts{c: s.db.Collection(colTexts)}
 	s.Staff = &Staff{c: s.db.Collection(colStaff)}
@@ -132,7 +134,8 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
 	return tenants.Stores{Outbox: s.Outbox, Bulk: s.Bulk, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Texts: s.Texts, Staff: s.Staff, Tokens: s.Tokens,
-		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, SMS: s.SMS, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Records, Writer: s.Writer, Transfer: s.Transfer, SpentTokens: s.SpentTokens, Leases: s.Leases, Ping: s.Ping, Close: s.Close}
+		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, SMS: s.SMS, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Records, Writer: s.Writer, Transfer: s.Transfer, SpentTokens: s.SpentTokens, Leases: s.Leases, Ping: s.Ping, Close: s.Close,
+		Challenges: s.Challenges}
 }
 
 // Ping checks that the primary answers; an error wraps tenants.ErrUnavailable unless ctx

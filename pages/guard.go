@@ -35,7 +35,8 @@ func (h *handler) guard(c *fiber.Ctx) error {
 }
 
 // addrLimiter is a token bucket per client address in a bounded LRU: perMinute requests a
-// minute, with bursts of up to a sixth of that (at least 5). Each instance counts its own.
+// minute, with bursts of up to half of that (at least 5): a person who reloads a page or posts
+// it again is never stopped, a script is. Each instance counts its own.
 type addrLimiter struct {
 	mu    sync.Mutex
 	lru   *expirable.LRU[string, bucket]
@@ -51,7 +52,7 @@ type bucket struct {
 
 func newAddrLimiter(perMinute int, now func() time.Time) *addrLimiter {
 	return &addrLimiter{lru: expirable.NewLRU[string, bucket](100_000, nil, 10*time.Minute),
-		rate: float64(perMinute) / 60, burst: max(5, float64(perMinute)/6), now: now}
+		rate: float64(perMinute) / 60, burst: max(5, float64(perMinute)/2), now: now}
 }
 
 // take spends one token of addr's bucket; when there is none it returns how long until one.

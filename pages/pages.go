@@ -23,6 +23,8 @@ type Deps struct {
 	PerMinute int
 	// Links serves the confirmation (/c/) and withdrawal (/w/) pages.
 	Links LinkCases
+	// Forms serves the hosted form page (form.go).
+	Forms FormPages
 }
 
 // DefaultPerMinute is the per-address request limit of the pages when none is configured.
@@ -47,4 +49,6 @@ func Mount(app *fiber.App, d Deps) {
 		app.Get("/c/:token", h.guard, h.confirmPage).Post("/c/:token", h.guard, h.confirm)
 		app.Get("/w/:token", h.guard, h.withdrawPage).Post("/w/:token", h.guard, h.withdraw)
 	}
+	// Each page registers its routes here, behind h.guard: app.Get("/c/:token", h.guard, ...).
+	h.mountForm(app)
 }

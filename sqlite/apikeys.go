@@ -15,17 +15,23 @@ type APIKeys struct{ s *Store }
 
 var _ tenants.KeyRepo = (*APIKeys)(nil)
 
-const keyCols = `id, tenant_id, name, hash, scopes, created_at, expires_at, revoked_at, last_used_at`
+const keyCols = `id, tenant_id, name, hash, scopes, created_at, expires_at, revoked_at, last_used_at, publishable, forms, origins`
 
 // Insert stores a new key.
 func (r *APIKeys) Insert(ctx context.Context, k tenants.APIKey) error {
-	scopes, err := json.Marshal(k.Scopes)
+	args, err := keyArgs(k)
 	if err != nil {
 		return err
 	}
-	_, err = r.s.w.ExecContext(ctx, `INSERT INTO api_keys (`+keyCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		k.ID, k.TenantID, k.Name, k.Hash, string(scopes), ms(k.CreatedAt), msPtr(k.ExpiresAt), msPtr(k.RevokedAt), msPtr(k.LastUsedAt))
+	_, err = r.s.w.ExecContext(ctx, `INSERT INTO api_keys (`+keyCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
 	return translate("insert api key", err)
+}
+
+// keyArgs are a key's values in the order of keyCols.
+func keyArgs(k tenants.APIKey) ([]any, error) {
+	scopes, err := json.Marshal(k.Scopes)
+	return []any{k.ID, k.TenantID, k.Name, k.Hash, string(scopes), ms(k.CreatedAt), msPtr(k.ExpiresAt), msPtr(k.RevokedAt), msPtr(k.LastUsedAt),
+		k.Publishable, jsonList(k.Forms), jsonList(k.Origins)}, err
 }
 
 // Lookup returns the key with id, of any tenant.
@@ -59,12 +65,36 @@ func (r *APIKeys) Touch(ctx context.Context, id string, now time.Time) error {
 
 func scanKey(row scanner) (tenants.APIKey, error) {
 	var k tenants.APIKey
-	var scopes string
+	var scopes, forms, origins string
 	var created int64
 	var expires, revoked, used sql.NullInt64
-	if err := row.Scan(&k.ID, &k.TenantID, &k.Name, &k.Hash, &scopes, &created, &expires, &revoked, &used); err != nil {
+	if err := row.Scan(&k.ID, &k.TenantID, &k.Name, &k.Hash, &scopes, &created, &expires, &revoked, &used, &k.Publishable, &forms, &origins); err != nil {
 		return k, err
 	}
 	k.CreatedAt, k.ExpiresAt, k.RevokedAt, k.LastUsedAt = fromMS(created), fromNullMS(expires), fromNullMS(revoked), fromNullMS(used)
+	if err := json.Unmarshal([]byte(forms), &k.Forms); err != nil {
+		return k, err
+	}
+	if err := json.Unmarshal([]byte(origins), &k.Origins); err != nil {
+		return k, err
+	}
 	return k, json.Unmarshal([]byte(scopes), &k.Scopes)
+}
+
+// jsonList is a list column's JSON; an empty list reads back as nil.
+func jsonList(l []string) string {
+	if len(l) == 0 {
+		return "[]"
+	}
+	b, _ := json.Marshal(l)
+	return string(b)
+}
+
+// OriginAllowed reports whether a usable publishable key of any tenant lists origin.
+func (r *APIKeys) OriginAllowed(ctx context.Context, origin string, now time.Time) (bool, error) {
+	var ok bool
+	err := r.s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM api_keys k, json_each(k.origins) o
+		WHERE k.publishable = 1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?) AND o.value = ?)`,
+		ms(now), origin).Scan(&ok)
+	return ok, translate("find publishable key origin", err)
 }

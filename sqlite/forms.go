@@ -14,18 +14,23 @@ type Forms struct{ s *Store }
 var _ tenants.FormRepo = (*Forms)(nil)
 
 const formCols = `tenant_id, form_id, name, open, fields, created_at, updated_at, retention, retention_from,
-	language, double_opt_in, confirm_within`
+	language, double_opt_in, confirm_within, primary_for, contact_for`
 
 // Insert stores a new form; ErrConflict when the tenant has one with the same form id.
 func (r *Forms) Insert(ctx context.Context, f tenants.Form) error {
-	fields, err := json.Marshal(f.Fields)
+	args, err := formArgs(f)
 	if err != nil {
 		return err
 	}
-	_, err = r.s.w.ExecContext(ctx, `INSERT INTO forms (`+formCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		f.TenantID, f.FormID, f.Name, f.Open, string(fields), ms(f.CreatedAt), ms(f.UpdatedAt), f.Retention, f.RetentionFrom,
-		f.Language, strings.Join(f.DoubleOptIn, ","), f.ConfirmWithin)
+	_, err = r.s.w.ExecContext(ctx, `INSERT INTO forms (`+formCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
 	return translate("insert form", err)
+}
+
+// formArgs are a form's values in the order of formCols.
+func formArgs(f tenants.Form) ([]any, error) {
+	fields, err := json.Marshal(f.Fields)
+	return []any{f.TenantID, f.FormID, f.Name, f.Open, string(fields), ms(f.CreatedAt), ms(f.UpdatedAt), f.Retention, f.RetentionFrom,
+		f.Language, strings.Join(f.DoubleOptIn, ","), f.ConfirmWithin, f.PrimaryFor, f.ContactFor}, err
 }
 
 // Get returns the tenant's form with formID.
@@ -41,9 +46,9 @@ func (r *Forms) Save(ctx context.Context, f tenants.Form) error {
 		return err
 	}
 	return execOne(ctx, r.s.w, "save form", `UPDATE forms SET name = ?, open = ?, fields = ?, created_at = ?, updated_at = ?,
-		retention = ?, retention_from = ?, language = ?, double_opt_in = ?, confirm_within = ? WHERE tenant_id = ? AND form_id = ?`,
+		retention = ?, retention_from = ?, language = ?, double_opt_in = ?, confirm_within = ?, primary_for = ?, contact_for = ? WHERE tenant_id = ? AND form_id = ?`,
 		f.Name, f.Open, string(fields), ms(f.CreatedAt), ms(f.UpdatedAt), f.Retention, f.RetentionFrom,
-		f.Language, strings.Join(f.DoubleOptIn, ","), f.ConfirmWithin, f.TenantID, f.FormID)
+		f.Language, strings.Join(f.DoubleOptIn, ","), f.ConfirmWithin, f.PrimaryFor, f.ContactFor, f.TenantID, f.FormID)
 }
 
 // List returns the tenant's forms by form id.
@@ -56,7 +61,7 @@ func scanForm(row scanner) (tenants.Form, error) {
 	var fields, doubleOptIn string
 	var created, updated int64
 	if err := row.Scan(&f.TenantID, &f.FormID, &f.Name, &f.Open, &fields, &created, &updated, &f.Retention, &f.RetentionFrom,
-		&f.Language, &doubleOptIn, &f.ConfirmWithin); err != nil {
+		&f.Language, &doubleOptIn, &f.ConfirmWithin, &f.PrimaryFor, &f.ContactFor); err != nil {
 		return f, err
 	}
 	if doubleOptIn != "" {

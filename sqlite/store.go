@@ -68,6 +68,7 @@ type Store struct {
 	Transfer *Transfer
 	// SpentTokens remembers the used confirmation links.
 	SpentTokens *SpentTokens
+	Challenges  *Challenges
 }
 
 // pragmas apply to every connection. busy_timeout lets a second process (the CLI) wait for
@@ -126,6 +127,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.r.SetMaxIdleConns(n)
 	s.Tenants = &Tenants{s: s}
 	s.APIKeys = &APIKeys{s: s}
+	s.Challenges = &Challenges{s: s}
 	s.Forms = &Forms{s: s}
 	s.Texts = &Texts{s: s}
 	s.Staff = &Staff{s: s}
@@ -212,7 +214,8 @@ func (s *Store) quickCheck(ctx context.Context) error {
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
 	return tenants.Stores{Outbox: s.Outbox, Bulk: s.Bulk, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Texts: s.Texts, Staff: s.Staff, Tokens: s.Tokens,
-		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, SMS: s.SMS, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Writer, Writer: s.Writer, Transfer: s.Transfer, SpentTokens: s.SpentTokens, Ping: s.Ping, Close: s.Close}
+		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, SMS: s.SMS, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Writer, Writer: s.Writer, Transfer: s.Transfer, SpentTokens: s.SpentTokens, Ping: s.Ping, Close: s.Close,
+		Challenges: s.Challenges}
 }
 
 // Ping checks that the database answers. After a write failed for want of disk it reports the

@@ -3,8 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
-	"strings"
 
 	"github.com/consentforms/consentforms/tenants"
 )
@@ -116,16 +114,11 @@ func importItem(ctx context.Context, tx *sql.Tx, st statements, it tenants.Item)
 		res, err = tx.ExecContext(ctx, `INSERT INTO staff (`+staffCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
 			v.ID, tenants.StaffEmailKey(v.Email), v.PasswordHash, v.Role, v.TenantID, ms(v.CreatedAt), v.Disabled, v.MustChangePassword)
 	case it.APIKey != nil:
-		v := it.APIKey
-		scopes, _ := json.Marshal(v.Scopes)
-		res, err = tx.ExecContext(ctx, `INSERT INTO api_keys (`+keyCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-			v.ID, v.TenantID, v.Name, v.Hash, string(scopes), ms(v.CreatedAt), msPtr(v.ExpiresAt), msPtr(v.RevokedAt), msPtr(v.LastUsedAt))
+		args, _ := keyArgs(*it.APIKey)
+		res, err = tx.ExecContext(ctx, `INSERT INTO api_keys (`+keyCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, args...)
 	case it.Form != nil:
-		v := it.Form
-		fields, _ := json.Marshal(v.Fields)
-		res, err = tx.ExecContext(ctx, `INSERT INTO forms (`+formCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-			v.TenantID, v.FormID, v.Name, v.Open, string(fields), ms(v.CreatedAt), ms(v.UpdatedAt), v.Retention, v.RetentionFrom,
-			v.Language, strings.Join(v.DoubleOptIn, ","), v.ConfirmWithin)
+		args, _ := formArgs(*it.Form)
+		res, err = tx.ExecContext(ctx, `INSERT INTO forms (`+formCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, args...)
 	case it.Text != nil:
 		v := it.Text
 		res, err = tx.ExecContext(ctx, `INSERT INTO consent_texts (`+textCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,

@@ -38,6 +38,11 @@ type APIKey struct {
 	ExpiresAt  *time.Time `bson:"expiresAt" json:"expiresAt"`
 	RevokedAt  *time.Time `bson:"revokedAt" json:"revokedAt"`
 	LastUsedAt *time.Time `bson:"lastUsedAt" json:"lastUsedAt"`
+	// Publishable marks a key meant to live in a web page (publishable.go): it holds only
+	// submissions:write, for Forms, from Origins.
+	Publishable bool     `bson:"publishable,omitempty" json:"publishable,omitempty"`
+	Forms       []string `bson:"forms,omitempty" json:"forms,omitempty"`
+	Origins     []string `bson:"origins,omitempty" json:"origins,omitempty"`
 }
 
 // Usable reports whether the key may authenticate at now.
@@ -46,7 +51,12 @@ func (k APIKey) Usable(now time.Time) bool {
 }
 
 // Prefix is the visible, non-secret part of the key shown in lists.
-func (k APIKey) Prefix() string { return keyPrefix + k.ID + "_" }
+func (k APIKey) Prefix() string {
+	if k.Publishable {
+		return publishablePrefix + k.ID + "_"
+	}
+	return keyPrefix + k.ID + "_"
+}
 
 const keyPrefix = "cf_"
 
@@ -70,7 +80,13 @@ func NewAPIKey(tenantID, name string, scopes []string, expiresAt *time.Time, now
 }
 
 // ParseAPIKey splits a plaintext key into its id and secret.
-func ParseAPIKey(plain string) (id, secret string, ok bool) { return parseCredential(keyPrefix, plain) }
+// A publishable key ("cf_pk_…") parses too; PresentedPublishable tells the kinds apart.
+func ParseAPIKey(plain string) (id, secret string, ok bool) {
+	if id, secret, ok := parseCredential(publishablePrefix, plain); ok {
+		return id, secret, true
+	}
+	return parseCredential(keyPrefix, plain)
+}
 
 // newCredential makes a credential "<prefix><16 hex id>_<32 base32 secret>": 64 random bits
 // of id, 160 of secret.

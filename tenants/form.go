@@ -2,23 +2,37 @@ package tenants
 
 import "time"
 
-// Field types a form definition can declare.
+// Field types a form definition can declare. The first five are those of the first forms;
+// the hosted page (docs/API.md §14) shows each as its input: e-mail, phone, select (one of
+// Options), checkbox, textarea; number, date, boolean and choice render as number, date,
+// checkbox and select.
 const (
-	FieldText    = "text"
-	FieldNumber  = "number"
-	FieldBoolean = "boolean"
-	FieldDate    = "date"
-	FieldChoice  = "choice"
+	FieldText     = "text"
+	FieldNumber   = "number"
+	FieldBoolean  = "boolean"
+	FieldDate     = "date"
+	FieldChoice   = "choice"
+	FieldEmail    = "email"
+	FieldPhone    = "phone"
+	FieldSelect   = "select"
+	FieldCheckbox = "checkbox"
+	FieldTextarea = "textarea"
 )
 
 // FieldTypes lists the field types in the order forms offer them.
-var FieldTypes = []string{FieldText, FieldNumber, FieldBoolean, FieldDate, FieldChoice}
+var FieldTypes = []string{FieldText, FieldEmail, FieldPhone, FieldTextarea, FieldSelect, FieldCheckbox, FieldNumber, FieldDate, FieldBoolean, FieldChoice}
 
-// FieldDef declares one custom field of a form; Personal marks it as personal data to erase.
+// FieldDef declares one field of a form; Personal marks it as personal data to erase. A field
+// named as a known submission key (email, phone_number, first_name, …) fills that key; any
+// other is a custom field. Label, Required, Help and Options shape the hosted page.
 type FieldDef struct {
-	Name     string `bson:"name" json:"name"`
-	Type     string `bson:"type" json:"type"`
-	Personal bool   `bson:"personal" json:"personal"`
+	Name     string   `bson:"name" json:"name"`
+	Type     string   `bson:"type" json:"type"`
+	Personal bool     `bson:"personal" json:"personal"`
+	Label    string   `bson:"label,omitempty" json:"label,omitempty"`
+	Required bool     `bson:"required,omitempty" json:"required,omitempty"`
+	Help     string   `bson:"help,omitempty" json:"help,omitempty"`
+	Options  []string `bson:"options,omitempty" json:"options,omitempty"`
 }
 
 // Form is a form configured for a tenant; submissions name it by FormID.
@@ -44,6 +58,44 @@ type Form struct {
 	// ConfirmWithin is how long a confirmation link stays valid, as an interval ("7d", "P7D");
 	// "" is seven days (consent.ConfirmWithin reads it).
 	ConfirmWithin string `bson:"confirmWithin,omitempty" json:"confirmWithin,omitempty"`
+	// PrimaryFor and ContactFor are how long the consents given on the form's hosted page
+	// last, as deadline intervals ("1y", "P2Y"); "" is DefaultPrimaryFor, DefaultContactFor.
+	PrimaryFor string `bson:"primaryFor,omitempty" json:"primaryFor,omitempty"`
+	ContactFor string `bson:"contactFor,omitempty" json:"contactFor,omitempty"`
+}
+
+// DefaultPageFields are what a hosted page asks when its form declares no fields: a name and
+// an e-mail address.
+var DefaultPageFields = []FieldDef{
+	{Name: "first_name", Type: FieldText, Personal: true},
+	{Name: "last_name", Type: FieldText, Personal: true},
+	{Name: "email", Type: FieldEmail, Personal: true, Required: true},
+}
+
+// PageFields are the fields the form's hosted page asks: its own, or DefaultPageFields.
+func (f Form) PageFields() []FieldDef {
+	if len(f.Fields) == 0 {
+		return DefaultPageFields
+	}
+	return f.Fields
+}
+
+// The consents' durations of a hosted form page whose form sets none.
+const (
+	DefaultPrimaryFor = "1y"
+	DefaultContactFor = "2y"
+)
+
+// ConsentDeadlines are the intervals the form's hosted page sends with the consents it asks.
+func (f Form) ConsentDeadlines() (primary, contact string) {
+	primary, contact = f.PrimaryFor, f.ContactFor
+	if primary == "" {
+		primary = DefaultPrimaryFor
+	}
+	if contact == "" {
+		contact = DefaultContactFor
+	}
+	return primary, contact
 }
 
 // The general-contact channels a form can ask double opt-in for.

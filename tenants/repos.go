@@ -33,6 +33,9 @@ type KeyRepo interface {
 	List(ctx context.Context, tenantID string) ([]APIKey, error)
 	Revoke(ctx context.Context, tenantID, id string, now time.Time) error
 	Touch(ctx context.Context, id string, now time.Time) error
+	// OriginAllowed reports whether a publishable key of any tenant, usable at now, allows the
+	// web origin: a CORS preflight carries no key, so it is answered by the origin alone.
+	OriginAllowed(ctx context.Context, origin string, now time.Time) (bool, error)
 }
 
 // FormRepo manages forms; Insert answers ErrConflict for a form id the tenant has.
@@ -154,4 +157,6 @@ type Stores struct {
 	Ping func(ctx context.Context) error
 	// Close finishes queued writes and closes the database.
 	Close func(ctx context.Context) error
+	// Challenges remembers the spent spam challenges of the web forms (challenge.go).
+	Challenges ChallengeRepo
 }

@@ -24,9 +24,14 @@ func ScopeOptions() []Option {
 func FieldTypeOptions() []Option {
 	return []Option{
 		{Value: FieldText, Label: "Text"},
+		{Value: tenants.FieldEmail, Label: "E-mail"},
+		{Value: tenants.FieldPhone, Label: "Phone"},
+		{Value: tenants.FieldTextarea, Label: "Long text"},
+		{Value: tenants.FieldSelect, Label: "Select (one of the options)"},
+		{Value: tenants.FieldCheckbox, Label: "Checkbox"},
 		{Value: FieldNumber, Label: "Number"},
-		{Value: FieldBoolean, Label: "Yes/no"},
 		{Value: FieldDate, Label: "Date"},
+		{Value: FieldBoolean, Label: "Yes/no"},
 		{Value: FieldChoice, Label: "Choice"},
 	}
 }

@@ -173,8 +173,13 @@ type FormsPage struct {
 // CustomField is one custom field row of a form definition.
 type CustomField struct {
 	Name     string
-	Type     string // one of FieldText, FieldNumber, FieldBoolean, FieldDate, FieldChoice
+	Type     string // one of FieldTypeOptions
 	Personal bool
+	// Label, Help and Options (one per line or comma) shape the hosted page; Required makes
+	// it ask the field. Order is the row's place as typed (rows are saved in its order).
+	Label, Help, Options string
+	Required             bool
+	Order                int
 }
 
 // FormInput is the form definition as edited. Posted as form_id, name, open ("on"),
@@ -188,6 +193,8 @@ type FormInput struct {
 	// Retention is the form's retention as typed ("" = none) and what it counts from.
 	Retention     string
 	RetentionFrom string
+	// PrimaryFor and ContactFor are how long the hosted page's consents last, as typed.
+	PrimaryFor, ContactFor string
 }
 
 // ProviderWebhook is the unsubscribe webhook URL of one provider with a setup hint.
@@ -212,6 +219,8 @@ type FormEditPage struct {
 	RetentionDue *int64
 	// Texts are the form's published consent text versions, newest first.
 	Texts []TextItem
+	// Embed is how the form goes on the organisation's website; shown when editing.
+	Embed FormEmbed
 }
 
 // The API key scopes (docs/API.md §1.3).
@@ -235,6 +244,10 @@ type KeyItem struct {
 	ExpiresAt  *time.Time
 	LastUsedAt *time.Time
 	RevokedAt  *time.Time
+	// Forms and Origins bind a publishable key (Publishable); empty for a secret key.
+	Publishable bool
+	Forms       []string
+	Origins     []string
 }
 
 // KeyInput is the issue form as filled: name, scope (repeated checkbox), expires (YYYY-MM-DD).
@@ -242,6 +255,9 @@ type KeyInput struct {
 	Name    string
 	Scopes  []string
 	Expires string
+	// Publishable is the publishable-key form: Forms and Origins comma- or line-separated.
+	Publishable    bool
+	Forms, Origins string
 }
 
 // KeysPage lists API keys and offers the issue form (GET/POST PathKeys).

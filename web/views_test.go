@@ -205,8 +205,8 @@ func TestFormEdit(t *testing.T) {
 	if f.Find(`select[name="field.1.type"] option[selected]`).AttrOr("value", "") != FieldChoice {
 		t.Errorf("field type not selected")
 	}
-	if f.Find(`select[name="field.0.type"] option`).Length() != 5 {
-		t.Errorf("want the 5 field types")
+	if f.Find(`select[name="field.0.type"] option`).Length() != len(FieldTypeOptions()) {
+		t.Errorf("want every field type")
 	}
 	mustOne(t, doc, "error-field-1-name")
 	for _, p := range []string{"brevo", "mailchimp", "sendgrid", "mailjet", "postmark"} {

@@ -101,7 +101,11 @@ func keyCreate(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
 	scopes := fs.String("scopes", "", "comma-separated scopes, or all: "+strings.Join(tenants.AllScopes, ", "))
 	name := fs.String("name", defaultKeyName, "key name, shown in lists")
 	expires := fs.String("expires", "", "expiry, RFC 3339 (optional)")
+	pub := publishableFlags(fs)
 	return func(ctx context.Context, s tenants.Stores) (any, error) {
+		if *pub.publishable {
+			return createPublishableKey(ctx, s, *tenant, *scopes, *name, *expires, pub)
+		}
 		return createKey(ctx, s, *tenant, *scopes, *name, *expires)
 	}
 }

@@ -66,21 +66,11 @@ func createTenant(ctx context.Context, s tenants.Stores, name string, rate int, 
 }
 
 func createKey(ctx context.Context, s tenants.Stores, tenantID, scopes, name, expires string) (any, error) {
-	var list []string
-	for _, sc := range strings.Split(scopes, ",") {
-		if sc = strings.TrimSpace(sc); sc != "" {
-			list = append(list, sc)
-		}
-	}
 	var exp *time.Time
-	if expires != "" {
-		t, err := time.Parse(time.RFC3339, expires)
-		if err != nil {
-			return nil, errors.New("--expires must be an RFC 3339 date-time")
-		}
-		exp = &t
+	if err := keyExpiry(expires, &exp); err != nil {
+		return nil, err
 	}
-	k, plain, err := provisioner(s).IssueKey(ctx, cliActor, provision.KeyInput{TenantID: tenantID, Name: name, Scopes: list, ExpiresAt: exp})
+	k, plain, err := provisioner(s).IssueKey(ctx, cliActor, provision.KeyInput{TenantID: tenantID, Name: name, Scopes: commaList(scopes), ExpiresAt: exp})
 	if err != nil {
 		return nil, err
 	}

@@ -34,7 +34,7 @@ func commands() []command {
 		{"tenant activate", "--tenant ID", `activate a suspended tenant; prints {"id","status"}`, tenantStatus(tenants.TenantActive), nil},
 		{"tenant set-sendgrid-key", "--tenant ID --public-key KEY", "store SendGrid's webhook verification key", tenantSendGridKey, nil},
 		{"tenant set-sms-secret", "--tenant ID --provider twilio|telnyx|vonage --secret S", `store an SMS provider's webhook secret, sealed, never shown again; prints {"tenant","provider","set":true}`, tenantSMSSecret, nil},
-		{"key create", "--tenant ID --scopes s1,s2|all [--name N] [--expires RFC3339]", `issue an API key, shown once; prints {"id","key","scopes"}`, keyCreate, nil},
+		{"key create", "--tenant ID (--scopes s1,s2|all | --publishable --forms f1,f2 --origins https://a.example) [--name N] [--expires RFC3339]", `issue an API key, shown once; prints {"id","key","scopes"} (a publishable key also "forms","origins")`, keyCreate, nil},
 		{"key revoke", "--tenant ID --id KEYID", `revoke an API key; prints {"id","revoked":true}`, keyRevoke, nil},
 		{"form create", "--tenant ID --form-id FID [--name N] [--closed] [--retention 2y [--retention-from created|consents-lapsed]]", `create a form; prints {"formId"} (+ its retention)`, formCreate, nil},
 		{"form update", "--tenant ID --form-id FID [--double-opt-in email,phone|none] [--language de|\"\"] [--confirm-within 7d]", `change a form's double opt-in channels, language and confirmation period; prints {"formId","language","doubleOptIn","confirmWithin"}`, formUpdate, nil},

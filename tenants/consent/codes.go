@@ -34,6 +34,10 @@ const CodeTooManyIdentifiers = "too_many_identifiers"
 // version of the record's form (docs/API.md §12), or is not a string.
 const CodeTextVersionUnknown = "consent_text_version_unknown"
 
+// CodeChallengeFailed refuses a web form submission whose spam challenge is missing, wrong,
+// expired or spent already (docs/API.md §14).
+const CodeChallengeFailed = "challenge_failed"
+
 // codeOrder is the canonical order; Codes is a copy so that callers cannot reorder it.
 var codeOrder = [...]string{
 	codeFormIDMissing,
@@ -62,6 +66,7 @@ var codeOrder = [...]string{
 	keyConsentTimestamp + "_invalid",
 	CodeTextVersionUnknown,
 	CodeTooManyIdentifiers,
+	CodeChallengeFailed,
 }
 
 // Codes lists every validation code in the order responses list them.

@@ -36,7 +36,7 @@ func TestCodes(t *testing.T) {
 		}
 		seen[c] = true
 	}
-	if len(Codes) != 26 {
+	if len(Codes) != 27 {
 		t.Errorf("len(Codes) = %d", len(Codes))
 	}
 	for _, c := range Codes[14:24] {
@@ -44,8 +44,8 @@ func TestCodes(t *testing.T) {
 			t.Errorf("field code %q", c)
 		}
 	}
-	if last := Codes[len(Codes)-1]; last != CodeTooManyIdentifiers {
-		t.Errorf("the record-wide code comes last: %q", last)
+	if last := Codes[len(Codes)-2:]; last[0] != CodeTooManyIdentifiers || last[1] != CodeChallengeFailed {
+		t.Errorf("the record-wide codes come last: %q", last)
 	}
 }
 

@@ -107,3 +107,7 @@ func clonePtr[T any](p *T) *T {
 	v := *p
 	return &v
 }
+
+// IsKnownKey reports whether key is a known submission key, not a custom field: a form's
+// hosted page asks the primary consent as required when it has a custom field.
+func IsKnownKey(key string) bool { return isStandardKey(key) }

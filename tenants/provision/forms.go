@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/consent"
 )
 
 // MaxFields bounds the custom fields one form declares.
@@ -24,6 +25,9 @@ type FormInput struct {
 	Fields        []tenants.FieldDef
 	Retention     string
 	RetentionFrom string
+	// PrimaryFor and ContactFor: how long the consents given on the hosted page last
+	// (intervals; "" is the default, tenants.DefaultPrimaryFor and DefaultContactFor).
+	PrimaryFor, ContactFor string
 }
 
 // CheckForm validates a definition; a custom field's violations name the input
@@ -40,6 +44,11 @@ func (c *checks) form(in FormInput) {
 	}
 	c.name("name", in.Name, MaxFormName, false, "Use at most 200 characters.")
 	c.retention(in.Retention, in.RetentionFrom)
+	for field, v := range map[string]string{"primary_for": in.PrimaryFor, "contact_for": in.ContactFor} {
+		if iv, err := consent.ParseInterval(v); v != "" && (err != nil || iv.IsZero()) {
+			c.add(field, CodeInvalid, "Give an interval such as 1y or P18M, or nothing for the default.")
+		}
+	}
 	if len(in.Fields) > MaxFields {
 		c.add("field", CodeTooLong, "Declare at most 200 custom fields.")
 	}
@@ -58,6 +67,23 @@ func (c *checks) form(in FormInput) {
 		if !slices.Contains(tenants.FieldTypes, f.Type) {
 			c.add(field+"type", CodeUnknown, "Choose a type.")
 		}
+		c.pageField(field, f)
+	}
+}
+
+// pageField checks what a field shows on the hosted page: label, help text, a select's options.
+func (c *checks) pageField(field string, f tenants.FieldDef) {
+	if tooLong(f.Label, MaxFormName) {
+		c.add(field+"label", CodeTooLong, "Use at most 200 characters.")
+	}
+	if tooLong(f.Help, 500) {
+		c.add(field+"help", CodeTooLong, "Use at most 500 characters.")
+	}
+	switch {
+	case f.Type == tenants.FieldSelect && len(f.Options) == 0:
+		c.add(field+"options", CodeRequired, "Give the choices, one per line.")
+	case len(f.Options) > 100 || slices.ContainsFunc(f.Options, func(o string) bool { return tooLong(o, MaxFormName) }):
+		c.add(field+"options", CodeTooLong, "Give at most 100 choices of at most 200 characters.")
 	}
 }
 
@@ -105,6 +131,7 @@ func (s *Service) SaveForm(ctx context.Context, a Actor, in FormInput) (tenants.
 // set copies a valid definition onto f.
 func set(f *tenants.Form, in FormInput, now time.Time) {
 	f.Name, f.Open, f.Fields, f.UpdatedAt = in.Name, in.Open, slices.Clone(in.Fields), now
+	f.PrimaryFor, f.ContactFor = strings.TrimSpace(in.PrimaryFor), strings.TrimSpace(in.ContactFor)
 	f.Retention, f.RetentionFrom = "", ""
 	if in.Retention != "" {
 		f.Retention, f.RetentionFrom = in.Retention, tenants.RetentionBasis(in.RetentionFrom)

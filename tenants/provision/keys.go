@@ -15,6 +15,11 @@ type KeyInput struct {
 	Name      string
 	Scopes    []string
 	ExpiresAt *time.Time // nil: never
+	// Publishable issues a key for web pages (publishable.go): Scopes must then be empty or
+	// submissions:write alone, and Forms and Origins name what it may submit and from where.
+	Publishable bool
+	Forms       []string
+	Origins     []string
 }
 
 // CheckKey validates a key's name and scopes (the inputs "name" and "scope").
@@ -26,6 +31,13 @@ func CheckKey(in KeyInput) tenants.Violations {
 
 func (c *checks) key(in KeyInput) {
 	c.name("name", strings.TrimSpace(in.Name), MaxKeyName, true, "Give the key a name of at most 100 characters.")
+	if in.Publishable {
+		c.publishable(in)
+		return
+	}
+	if len(in.Forms) > 0 || len(in.Origins) > 0 {
+		c.add("forms", CodeNotAllowed, "Only a publishable key is bound to forms and origins.")
+	}
 	if len(in.Scopes) == 0 {
 		c.add("scope", CodeRequired, "Choose at least one scope.")
 	} else if tenants.ValidateScopes(in.Scopes) != nil {
@@ -63,7 +75,7 @@ func (s *Service) IssueKey(ctx context.Context, a Actor, in KeyInput) (tenants.A
 		c.add("name", CodeOutOfRange, fmt.Sprintf("The organisation holds %d usable API keys, the most allowed: revoke one it no longer uses first.", MaxActiveKeys))
 		return tenants.APIKey{}, "", c.err()
 	}
-	k, plain, err := tenants.NewAPIKey(in.TenantID, strings.TrimSpace(in.Name), in.Scopes, in.ExpiresAt, s.now())
+	k, plain, err := s.newKey(ctx, in, &c)
 	if err != nil {
 		return tenants.APIKey{}, "", err
 	}

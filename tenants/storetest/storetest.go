@@ -38,6 +38,7 @@ func Run(t *testing.T, open Open) {
 		{"consent texts", textTests},
 		{"sms", smsTests},
 		{"spent tokens", spentTokenTests},
+		{"web forms", webFormTests},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// hostedSubmissionID reads the page's submission id (its hidden field).
+var hostedSubmissionID = regexp.MustCompile(`name="submission_id" value="([^"]+)"`)
+
+func postForm(t *testing.T, s *testServer, path string, v url.Values) response {
+	t.Helper()
+	return call(t, s, "POST", path, "", v.Encode(), "Content-Type: application/x-www-form-urlencoded")
+}
+
+// TestHostedFormWithoutScript: the hosted page renders the form's fields and consents in its
+// language under a strict CSP, takes a plain HTML post (no challenge: the per-address limit and
+// the honeypot guard it), shows a refusal next to its field, thanks a filled honeypot without
+// storing, and an erasure afterwards removes what it stored.
+func TestHostedFormWithoutScript(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	tn := openTenant(s)
+	s.cli("form", "update", "--tenant", tn, "--form-id", "petition", "--language", "de")
+	page := "/f/" + tn + "/petition"
+	r := call(t, s, "GET", page, "", nil)
+	if r.Status != 200 {
+		t.Fatalf("GET %s: %d %s", page, r.Status, r.Body)
+	}
+	html := string(r.Body)
+	for _, want := range []string{`lang="de"`, `name="email"`, `type="email"`, `<legend>Ihre Einwilligung</legend>`, `name="consent_to_primary_purpose"`,
+		`name="consent_to_general_contact_email"`, `name="_gotcha"`, `Gültig bis`, `aria-live`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	csp := r.Header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "script-src 'self'") || !strings.Contains(csp, "frame-ancestors 'none'") {
+		t.Errorf("CSP %q", csp)
+	}
+	if r.Header.Get("Set-Cookie") != "" {
+		t.Error("the page sets a cookie")
+	}
+	if strings.Contains(html, "http://") || strings.Contains(html, "https://") {
+		t.Error("the page refers to another origin")
+	}
+	sid := hostedSubmissionID.FindStringSubmatch(html)[1]
+	rd := s.key(tn, "submissions:read,gdpr:anonymise")
+
+	// A wrong address: 400, the form again with the error beside the e-mail field.
+	bad := postForm(t, s, page, url.Values{"submission_id": {sid}, "email": {"not-an-address"}, "consent_to_general_contact_email": {"on"}})
+	if bad.Status != 400 || !regexp.MustCompile(`data-testid="error-email">[^<]*E-Mail-Adresse`).Match(bad.Body) ||
+		!strings.Contains(string(bad.Body), `aria-invalid="true"`) || !strings.Contains(string(bad.Body), `value="not-an-address"`) {
+		t.Errorf("bad address: %d %s", bad.Status, bad.Body)
+	}
+	if g := call(t, s, "GET", "/api/v1/forms/submissions/"+sid, rd, nil); g.Status != 404 {
+		t.Errorf("a refused post stored %s: %d", sid, g.Status)
+	}
+	// The honeypot: thanked, nothing stored.
+	trap := postForm(t, s, page, url.Values{"submission_id": {"web-trap"}, "email": {"bot@example.org"}, "consent_to_general_contact_email": {"on"}, "_gotcha": {"x"}})
+	if trap.Status != 200 || !strings.Contains(string(trap.Body), `data-testid="form-thanks"`) {
+		t.Errorf("honeypot: %d %s", trap.Status, trap.Body)
+	}
+	if g := call(t, s, "GET", "/api/v1/forms/submissions/web-trap", rd, nil); g.Status != 404 {
+		t.Errorf("the honeypot's post was stored: %d", g.Status)
+	}
+	// The right address: thanked, stored with the form's consent duration, once.
+	for i := 0; i < 2; i++ {
+		ok := postForm(t, s, page, url.Values{"submission_id": {sid}, "first_name": {"Ada"}, "email": {"ada@example.org"},
+			"consent_to_general_contact_email": {"on"}, "consent_to_primary_purpose": {"on"}})
+		if ok.Status != 200 || !strings.Contains(string(ok.Body), `data-testid="form-thanks"`) {
+			t.Fatalf("post %d: %d %s", i, ok.Status, ok.Body)
+		}
+	}
+	got := call(t, s, "GET", "/api/v1/forms/submissions/"+sid, rd, nil)
+	if got.Status != 200 || str(got.JSON(t), "contact.email") != "ada@example.org" || str(got.JSON(t), "consents.generalContactEmail.status") != "granted" {
+		t.Fatalf("stored: %d %s", got.Status, got.Body)
+	}
+	if c := erase(t, s, rd, map[string]any{"email": "ada@example.org"}); c.FormSubmissions != 1 {
+		t.Errorf("erasure counts %+v", c)
+	}
+	if after := string(call(t, s, "GET", "/api/v1/forms/submissions/"+sid, rd, nil).Body); strings.Contains(after, "ada@example.org") || strings.Contains(after, "Ada") {
+		t.Errorf("after erasure: %s", after)
+	}
+	// A closed or unknown form: 404.
+	if r := call(t, s, "GET", "/f/"+tn+"/nope", "", nil); r.Status != 404 {
+		t.Errorf("unknown form: %d", r.Status)
+	}
+}
