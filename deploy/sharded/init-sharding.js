@@ -2,7 +2,8 @@
 // Adds the two shards, enables sharding on the database and shards every collection that
 // grows with a tenant's data on {tenantId: 1, _id: "hashed"} (docs/SCALING.md#shard-keys).
 // The small collections (tenants, apikeys, forms, staff, webhooktokens, sessions,
-// auditverifications, webhookdiag, webhookdays, webhookendpoints, bulkerasures, spentchallenges)
+// auditverifications, webhookdiag, webhookdays, webhookendpoints, bulkerasures, leases, storemeta,
+// consenttexts, smssecrets, smsmessages, spentchallenges)
 // stay unsharded on the database's primary shard. The service creates its secondary indexes itself at start.
 const dbName = process.env.MONGODB_DATABASE || "consentforms";
 const config = db.getSiblingDB("config");
