@@ -26,7 +26,7 @@ func challengeKey(keys secrets) []byte {
 func formPagesDeps(store tenants.Stores, keys secrets, tens tenants.TenantStore, forms tenants.FormStore, svc *ops.Service) pages.FormPages {
 	return pages.FormPages{Tenants: tens, Forms: forms, Keys: store.APIKeys, Ingest: svc, Challenges: store.Challenges,
 		Signer: altcha.Signer{Key: challengeKey(keys), MaxNumber: altcha.DefaultMaxNumber, TTL: altcha.DefaultTTL},
-		Texts: currentTexts{svc}}
+		Texts:  currentTexts{svc}}
 }
 
 // currentTexts gives the hosted page the text of each consent as the form publishes it now
