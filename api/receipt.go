@@ -103,7 +103,6 @@ var dpvStatus = map[tenants.ConsentStatus]string{
 	tenants.StatusExpired:    "dpv:ConsentExpired",
 	tenants.StatusRevoked:    "dpv:ConsentWithdrawn",
 	tenants.StatusNotGranted: "dpv:ConsentUnknown",
-	tenants.StatusPending:    "dpv:ConsentRequested",
 }
 
 func viewReceipt(r ops.Receipt) receiptView {

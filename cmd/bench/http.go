@@ -2,10 +2,12 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -97,6 +99,20 @@ func (r wrkResult) rps() float64 { return float64(r.Requests) / (float64(r.Durat
 // sharedPhone is the phone number every request of the shared-person run carries.
 const sharedPhone = "+4915199999999"
 
+// textsForm is the form with published consent texts (primary purpose and e-mail, English)
+// and double opt-in by e-mail that -texts posts to; "petition" has neither.
+const textsForm = "petition-texts"
+
+// variant is what the requests of a run are: a new person each on the plain form, one shared
+// phone number on it, or a new person each on textsForm.
+type variant int
+
+const (
+	varNew variant = iota
+	varShared
+	varTexts
+)
+
 // newRunID names one wrk run; its submission ids and e-mail addresses start with it.
 func newRunID() string {
 	b := make([]byte, 4)
@@ -106,8 +122,12 @@ func newRunID() string {
 
 // runWrk runs wrk against url for d. With ack, every acknowledged id is written to out;
 // otherwise out gets each thread's request count.
-func runWrk(ctx context.Context, url, key, out string, d time.Duration, conns int, shared, ack bool) (wrkResult, error) {
+func runWrk(ctx context.Context, url, key, out string, d time.Duration, conns int, v variant, ack bool) (wrkResult, error) {
+	shared := v == varShared
 	body := fmt.Sprintf(bodyFmt, strings.Repeat("x", 180))
+	if v == varTexts {
+		body = strings.Replace(body, `"form_id":"petition"`, `"form_id":"`+textsForm+`"`, 1)
+	}
 	if shared {
 		body = strings.Replace(body, `"+49151%02d%06d"`, `"`+sharedPhone+`"`, 1)
 	}
@@ -189,13 +209,17 @@ func startCeiling(ctx context.Context) (url string, stop func(), err error) {
 
 // webhookSink answers every outgoing webhook delivery 204: the bench's endpoint subscribed to
 // consent.granted, so intake writes an outbox event per submission and the dispatcher runs.
-func webhookSink(delivered *atomic.Int64) (string, func(), error) {
+// Those that name consent.confirmation_requested (-texts) are counted in confirm too.
+func webhookSink(delivered, confirm *atomic.Int64) (string, func(), error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", nil, err
 	}
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		delivered.Add(1)
+		if b, _ := io.ReadAll(r.Body); bytes.Contains(b, []byte(`"consent.confirmation_requested"`)) {
+			confirm.Add(1)
+		}
 		w.WriteHeader(204)
 	})}
 	go func() { _ = srv.Serve(ln) }()
@@ -207,11 +231,14 @@ type target struct {
 	name     string
 	srv      *server
 	key, dir string
-	runs     map[bool][]wrkResult // by shared phone
-	cpu, kib map[bool][]float64   // per request, per run
+	runs     map[variant][]wrkResult
+	cpu, kib map[variant][]float64 // per request, per run
 }
 
-func startTarget(ctx context.Context, name, bin, hook string) (*target, error) {
+// startTarget provisions a data dir for bin and starts it. With texts it also creates
+// textsForm, and the webhook endpoint subscribes to consent.confirmation_requested too, as a
+// tenant that sends the confirmation links would.
+func startTarget(ctx context.Context, name, bin, hook string, texts bool) (*target, error) {
 	dir, err := os.MkdirTemp("", "bench-http")
 	if err != nil {
 		return nil, err
@@ -221,15 +248,31 @@ func startTarget(ctx context.Context, name, bin, hook string) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := cli(bin, dir, env, "webhook", "create", "--tenant", tn, "--url", hook, "--events", "consent.granted"); err != nil {
+	events := "consent.granted"
+	if texts {
+		events += ",consent.confirmation_requested"
+		for _, args := range [][]string{
+			{"form", "create", "--tenant", tn, "--form-id", textsForm},
+			{"form", "text", "--tenant", tn, "--form-id", textsForm, "--consent", "primary_purpose", "--lang", "en", "--text",
+				"Yes, add my name to the petition and keep me informed about it until the petition is handed over."},
+			{"form", "text", "--tenant", tn, "--form-id", textsForm, "--consent", "general_contact_email", "--lang", "en", "--text",
+				"Yes, I would like to receive news about your campaigns by e-mail. I can unsubscribe at any time."},
+			{"form", "update", "--tenant", tn, "--form-id", textsForm, "--double-opt-in", "email"},
+		} {
+			if _, err := cli(bin, dir, env, args...); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if _, err := cli(bin, dir, env, "webhook", "create", "--tenant", tn, "--url", hook, "--events", events); err != nil {
 		return nil, err
 	}
 	srv, err := startServer(ctx, bin, dir, env...)
 	if err != nil {
 		return nil, err
 	}
-	return &target{name: name, srv: srv, key: key, dir: dir, runs: map[bool][]wrkResult{},
-		cpu: map[bool][]float64{}, kib: map[bool][]float64{}}, nil
+	return &target{name: name, srv: srv, key: key, dir: dir, runs: map[variant][]wrkResult{},
+		cpu: map[variant][]float64{}, kib: map[variant][]float64{}}, nil
 }
 
 func (t *target) close() {
@@ -238,10 +281,10 @@ func (t *target) close() {
 }
 
 // measure runs wrk once against t and checks that the submissions it answered are stored.
-func (t *target) measure(ctx context.Context, d time.Duration, conns int, shared bool) error {
+func (t *target) measure(ctx context.Context, d time.Duration, conns int, v variant) error {
 	out := filepath.Join(t.dir, "counts")
 	cpu0, w0 := t.srv.usage()
-	r, err := runWrk(ctx, t.srv.url, t.key, out, d, conns, shared, false)
+	r, err := runWrk(ctx, t.srv.url, t.key, out, d, conns, v, false)
 	if err != nil {
 		return err
 	}
@@ -258,10 +301,10 @@ func (t *target) measure(ctx context.Context, d time.Duration, conns int, shared
 	if found < r.Requests {
 		return fmt.Errorf("%s: %d submissions answered 200, only %d stored", t.name, r.Requests, found)
 	}
-	t.runs[shared] = append(t.runs[shared], r)
+	t.runs[v] = append(t.runs[v], r)
 	if r.Requests > 0 {
-		t.cpu[shared] = append(t.cpu[shared], float64((cpu1-cpu0).Microseconds())/float64(r.Requests))
-		t.kib[shared] = append(t.kib[shared], float64(w1-w0)/1024/float64(r.Requests))
+		t.cpu[v] = append(t.cpu[v], float64((cpu1-cpu0).Microseconds())/float64(r.Requests))
+		t.kib[v] = append(t.kib[v], float64(w1-w0)/1024/float64(r.Requests))
 	}
 	return nil
 }
@@ -272,7 +315,10 @@ func (t *target) measure(ctx context.Context, d time.Duration, conns int, shared
 // (with base, the same measurements of a second binary, e.g. the commit before), and medians
 // are reported. Each measured run checks that every answered submission reads back; a last,
 // unmeasured run keeps each acknowledged id (a wrk response callback) and reads each back.
-func benchHTTP(ctx context.Context, bin, base string, d time.Duration, conns, rounds int) error {
+// With texts, the rounds measure the plain form and textsForm (consent texts, double opt-in
+// by e-mail) instead of the plain form and the shared phone, in alternating order, and report
+// the one's throughput and CPU per request against the other's.
+func benchHTTP(ctx context.Context, bin, base string, d time.Duration, conns, rounds int, texts bool) error {
 	if d == 0 {
 		d = 5 * time.Second
 	}
@@ -282,8 +328,8 @@ func benchHTTP(ctx context.Context, bin, base string, d time.Duration, conns, ro
 	if _, err := exec.LookPath("wrk"); err != nil {
 		return fmt.Errorf("wrk not found: apt-get install wrk")
 	}
-	var delivered atomic.Int64
-	hook, stopHook, err := webhookSink(&delivered)
+	var delivered, confirm atomic.Int64
+	hook, stopHook, err := webhookSink(&delivered, &confirm)
 	if err != nil {
 		return err
 	}
@@ -303,7 +349,7 @@ func benchHTTP(ctx context.Context, bin, base string, d time.Duration, conns, ro
 		if b.bin == "" {
 			continue
 		}
-		t, err := startTarget(ctx, b.name+" ("+b.bin+")", b.bin, hook)
+		t, err := startTarget(ctx, b.name+" ("+b.bin+")", b.bin, hook, texts)
 		if err != nil {
 			return err
 		}
@@ -312,17 +358,22 @@ func benchHTTP(ctx context.Context, bin, base string, d time.Duration, conns, ro
 
 	fmt.Printf("wrk: 2 threads, %d connections, %s per run, ~1 KB body, %d rounds after a warm-up, medians\n", conns, d, rounds)
 	warm := max(d/2, 2*time.Second)
-	if _, err := runWrk(ctx, ceilURL, "", os.DevNull, warm, conns, false, false); err != nil {
+	if _, err := runWrk(ctx, ceilURL, "", os.DevNull, warm, conns, varNew, false); err != nil {
 		return err
 	}
 	for _, t := range targets {
-		if _, err := runWrk(ctx, t.srv.url, t.key, os.DevNull, warm, conns, false, false); err != nil {
+		if _, err := runWrk(ctx, t.srv.url, t.key, os.DevNull, warm, conns, varNew, false); err != nil {
 			return err
+		}
+		if texts {
+			if _, err := runWrk(ctx, t.srv.url, t.key, os.DevNull, warm, conns, varTexts, false); err != nil {
+				return err
+			}
 		}
 	}
 	var ceil []wrkResult
 	for round := range rounds {
-		c, err := runWrk(ctx, ceilURL, "", os.DevNull, d, conns, false, false)
+		c, err := runWrk(ctx, ceilURL, "", os.DevNull, d, conns, varNew, false)
 		if err != nil {
 			return err
 		}
@@ -333,9 +384,16 @@ func benchHTTP(ctx context.Context, bin, base string, d time.Duration, conns, ro
 		if round%2 == 1 {
 			slices.Reverse(order)
 		}
-		for _, shared := range []bool{false, true} {
+		variants := []variant{varNew, varShared}
+		if texts {
+			variants = []variant{varNew, varTexts}
+			if round%2 == 1 {
+				slices.Reverse(variants)
+			}
+		}
+		for _, v := range variants {
 			for _, t := range order {
-				if err := t.measure(ctx, d, conns, shared); err != nil {
+				if err := t.measure(ctx, d, conns, v); err != nil {
 					return err
 				}
 			}
@@ -344,11 +402,18 @@ func benchHTTP(ctx context.Context, bin, base string, d time.Duration, conns, ro
 	ceilRPS := median(ceil, wrkResult.rps)
 	fmt.Printf("%-44s %8.0f req/s (median of %d; runs %s)\n", "parse-only Fiber handler (ceiling)", ceilRPS, len(ceil), rates(ceil))
 	for _, t := range targets {
-		for _, shared := range []bool{false, true} {
-			runs := t.runs[shared]
+		variants := []variant{varNew, varShared}
+		if texts {
+			variants = []variant{varNew, varTexts}
+		}
+		for _, v := range variants {
+			runs := t.runs[v]
 			name := t.name + ", a new person each"
-			if shared {
+			switch v {
+			case varShared:
 				name = t.name + ", one shared phone"
+			case varTexts:
+				name = t.name + ", a new person each, form with consent texts and double opt-in by e-mail"
 			}
 			var ratios []float64
 			for i, r := range runs {
@@ -359,12 +424,21 @@ func benchHTTP(ctx context.Context, bin, base string, d time.Duration, conns, ro
 			fmt.Printf("  p50 %.1f ms  p99 %.1f ms (medians)  server CPU %.0f µs and %.1f KiB written per request (medians of %s µs, %s KiB)\n",
 				median(runs, func(r wrkResult) float64 { return float64(r.P50) / 1000 }),
 				median(runs, func(r wrkResult) float64 { return float64(r.P99) / 1000 }),
-				medianOf(t.cpu[shared]), medianOf(t.kib[shared]), fmtAll(t.cpu[shared], "%.0f"), fmtAll(t.kib[shared], "%.1f"))
+				medianOf(t.cpu[v]), medianOf(t.kib[v]), fmtAll(t.cpu[v], "%.0f"), fmtAll(t.kib[v], "%.1f"))
+		}
+		if texts {
+			var tput, cpu []float64
+			for i, r := range t.runs[varTexts] {
+				tput = append(tput, r.rps()/t.runs[varNew][i].rps())
+				cpu = append(cpu, t.cpu[varTexts][i]/t.cpu[varNew][i])
+			}
+			fmt.Printf("%s: texts and double opt-in against the plain form: throughput ratio %.3f, CPU per request ratio %.3f (medians of the rounds' ratios %s; %s)\n",
+				t.name, medianOf(tput), medianOf(cpu), fmtAll(tput, "%.3f"), fmtAll(cpu, "%.3f"))
 		}
 	}
 	for _, t := range targets {
 		out := filepath.Join(t.dir, "acked.ids")
-		r, err := runWrk(ctx, t.srv.url, t.key, out, 2*time.Second, conns, false, true)
+		r, err := runWrk(ctx, t.srv.url, t.key, out, 2*time.Second, conns, varNew, true)
 		if err != nil {
 			return err
 		}
@@ -379,7 +453,7 @@ func benchHTTP(ctx context.Context, bin, base string, d time.Duration, conns, ro
 			return fmt.Errorf("%d acknowledged submissions are missing", missing)
 		}
 	}
-	fmt.Printf("outgoing webhooks: %d consent.granted deliveries received by the bench's endpoint\n", delivered.Load())
+	fmt.Printf("outgoing webhooks: %d deliveries received by the bench's endpoint, %d of them consent.confirmation_requested\n", delivered.Load(), confirm.Load())
 	return nil
 }
 

@@ -1,6 +1,7 @@
 // Command bench measures consentforms on this machine: `bench http` (accept-submission under
 // wrk next to a parse-only ceiling, with new persons and with one shared phone number; `bench
 // ceiling` is that ceiling's process),
+// `bench sms` (SMS opt-outs, Twilio and Telnyx, at 100k records),
 // `bench store` (person operations, admin pages, audit export and restart with 120k records)
 // and `bench crash` (SIGKILL under load loses no acknowledged submission).
 package main
@@ -26,7 +27,7 @@ func main() {
 
 func run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: bench http|ceiling|store|crash [-bin path]")
+		return fmt.Errorf("usage: bench http|ceiling|store|sms|crash [-bin path]")
 	}
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	bin := fs.String("bin", "bin/consentforms", "the consentforms binary")
@@ -35,20 +36,31 @@ func run(ctx context.Context, args []string) error {
 	rounds := fs.Int("rounds", 3, "measured rounds, each the ceiling and every binary once (http)")
 	addr := fs.String("addr", "127.0.0.1:0", "listen address (ceiling)")
 	conns := fs.Int("c", 64, "wrk connections (http)")
-	people := fs.Int("people", 15000, "persons to seed, each with 2 records per type (store)")
-	samples := fs.Int("n", 30, "timed operations of each kind (store)")
+	people := fs.Int("people", 15000, "persons to seed, each with 2 records per type (store; sms: default 12500, 100k records)")
+	samples := fs.Int("n", 30, "timed operations of each kind (store; sms: STOPs per provider, default 2000)")
+	texts := fs.Bool("texts", false, "alternate the plain form with one that has consent texts and double opt-in by e-mail, instead of the shared-phone runs (http)")
 	keep := fs.String("keep", "", "seed into this data dir and keep it afterwards (store)")
 	store := fs.String("store", "sqlite", "sqlite, or mongo: MongoDB's stand-in (FerretDB) started here on loopback (crash)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch args[0] {
 	case "http":
-		return benchHTTP(ctx, *bin, *base, *dur, *conns, *rounds)
+		return benchHTTP(ctx, *bin, *base, *dur, *conns, *rounds, *texts)
 	case "ceiling":
 		return serveCeiling(*addr)
 	case "store":
 		return benchStore(ctx, *bin, *people, *samples, *keep)
+	case "sms":
+		if !set["people"] {
+			*people = 12500
+		}
+		if !set["n"] {
+			*samples = 2000
+		}
+		return benchSMS(ctx, *bin, *people, *samples)
 	case "crash":
 		if *dur == 0 {
 			*dur = 5 * time.Second

@@ -33,7 +33,7 @@ func phone(p int) string { return fmt.Sprintf("+4915%08d", p) }
 
 // seed stores people × 2 records of each of the four kinds through the store's writer (the
 // path the API takes, batched), with the audit entries the API would write.
-func seed(ctx context.Context, dir, tenantID string, hmacKey []byte, people int) error {
+func seed(ctx context.Context, dir, tenantID string, hmacKey []byte, people int, phoneGranted bool) error {
 	store, err := sqlite.Open(ctx, sqlite.Config{Dir: dir})
 	if err != nil {
 		return err
@@ -49,7 +49,7 @@ func seed(ctx context.Context, dir, tenantID string, hmacKey []byte, people int)
 		go func() {
 			defer wg.Done()
 			for p := range work {
-				for _, rec := range personRecords(tenantID, p, start.Add(time.Duration(p)*time.Second)) {
+				for _, rec := range personRecords(tenantID, p, start.Add(time.Duration(p)*time.Second), phoneGranted) {
 					if _, err := svc.Ingest(ctx, rec, "key:bench", ""); err != nil {
 						errs <- err
 						return
@@ -79,8 +79,10 @@ func seed(ctx context.Context, dir, tenantID string, hmacKey []byte, people int)
 // personRecords are person p's two records of each kind. Consents vary with p so that every
 // status filter of the admin list has matches: every fifth person's e-mail consent expired an
 // hour ago (as the expiry job has recorded), every seventh person's was revoked. The others'
-// e-mail consents run out over the next 60 days, for the re-permission list.
-func personRecords(tenantID string, p int, at time.Time) []tenants.Record {
+// e-mail consents run out over the next 60 days, for the re-permission list. With phoneGranted,
+// general contact by phone is granted too on every record that has consents, so that an SMS
+// opt-out finds something to revoke.
+func personRecords(tenantID string, p int, at time.Time, phoneGranted bool) []tenants.Record {
 	e, ph := email(p), phone(p)
 	yearOn := at.Add(365 * 24 * time.Hour)
 	hourAgo := time.Now().Add(-time.Hour)
@@ -96,6 +98,9 @@ func personRecords(tenantID string, p int, at time.Time) []tenants.Record {
 				rec.Consents.PrimaryPurpose = g
 				rec.Consents.PrimaryPurpose.Deadline = &yearOn
 				rec.Consents.GeneralContactEmail = g
+				if phoneGranted {
+					rec.Consents.GeneralContactPhone = g
+				}
 				lapses := time.Now().Add(time.Duration(p%60)*24*time.Hour + time.Duration(p)*time.Second + time.Hour)
 				rec.Consents.GeneralContactEmail.Deadline = &lapses
 				switch {

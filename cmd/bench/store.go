@@ -34,7 +34,7 @@ func benchStore(ctx context.Context, bin string, people, samples int, keep strin
 		return err
 	}
 	start := time.Now()
-	if err := seed(ctx, dir, tid, hmacKey, people); err != nil {
+	if err := seed(ctx, dir, tid, hmacKey, people, false); err != nil {
 		return err
 	}
 	fmt.Printf("seeded %d records (%d persons × 2 of each of 4 kinds) in %s\n", 8*people, people, time.Since(start).Round(time.Second))

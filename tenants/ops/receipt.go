@@ -23,7 +23,7 @@ type Receipt struct {
 }
 
 // ReceiptConsent is one consent of a receipt, its status read at the time of reading (a
-// pending consent whose confirmation has not lapsed reads pending).
+// pending consent reads not_granted, as in every other read but the record read).
 type ReceiptConsent struct {
 	Name                           tenants.ConsentName
 	Status                         tenants.ConsentStatus
@@ -61,7 +61,7 @@ func (s *Service) receiptOf(ctx context.Context, rec tenants.Record) (Receipt, e
 		out.Controller.Name = t.Name
 	}
 	for name, c := range rec.Consents.All() {
-		rc := ReceiptConsent{Name: name, Status: c.DetailAt(now), GrantedAt: utc(c.GrantedAt), Deadline: utc(c.Deadline),
+		rc := ReceiptConsent{Name: name, Status: c.StatusAt(now), GrantedAt: utc(c.GrantedAt), Deadline: utc(c.Deadline),
 			RevokedAt: utc(c.RevokedAt), Source: c.Source, IPAddress: c.IPAddress, Timestamp: c.Timestamp, Confirmation: c.Confirmation}
 		if c.Text != nil {
 			notice, err := s.notice(ctx, rec.TenantID, rec.FormID, c.Text.Version)
