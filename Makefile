@@ -1,7 +1,7 @@
 # consentforms — see README.md. Every target works on a fresh machine with Go installed.
 GO ?= go
 
-.PHONY: run generate test test-mongo lint lint-openapi bench bench-bin bench-http bench-store bench-crash check-generated
+.PHONY: run generate test test-race test-other test-mongo lint lint-openapi bench bench-bin bench-http bench-store bench-crash check-generated
 
 run: ## Run the server on the embedded store (./data).
 	$(GO) run ./cmd/consentforms
@@ -37,10 +37,17 @@ TEST_PARALLEL ?= 4
 RACE_PKGS = $(shell $(GO) list ./tenants/... ./batch ./dispatch ./sqlite ./api ./admin ./web ./policies ./requestid)
 OTHER_PKGS = $(filter-out $(RACE_PKGS),$(shell $(GO) list ./...))
 
-test: lint ## The whole suite: lint (gofmt, vet, staticcheck, generated files), every test on SQLite (RACE_PKGS with -race), then the API scenarios again on MongoDB (its stand-in, FerretDB, on loopback).
+# The three parts of the suite run at once (each part's output kept together): each alone
+# leaves a core idle much of the time (the race-instrumented SQLite, the scenario tests' waits),
+# and the longest part, not their sum, is then what a run takes.
+test: lint ## The whole suite: lint (gofmt, vet, staticcheck, generated files), then at once: RACE_PKGS with -race, every other test on SQLite, the API scenarios again on MongoDB (its stand-in, FerretDB, on loopback).
+	@$(MAKE) --no-print-directory -j3 -O test-race test-other test-mongo
+
+test-race: ## The concurrent code's packages under the race detector (RACE_PKGS).
 	$(TEST_ENV) $(GO) test -race -count=1 -timeout 14m $(RACE_PKGS)
+
+test-other: ## Every other package on SQLite, the MongoDB store's own tests on its stand-in.
 	$(TEST_ENV) $(GO) test -count=1 -parallel $(TEST_PARALLEL) -timeout 14m $(OTHER_PKGS)
-	$(MAKE) test-mongo
 
 test-mongo: ## The API scenario and browser tests with MONGODB_URI set (FerretDB in the test process, on loopback).
 	$(TEST_ENV) CONSENTFORMS_TEST_STORE=mongo $(GO) test -count=1 -parallel $(TEST_PARALLEL) -timeout 14m ./cmd/consentforms
