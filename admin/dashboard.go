@@ -1,6 +1,9 @@
 package admin
 
 import (
+	"context"
+	"slices"
+
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
@@ -39,6 +42,11 @@ func (h *handler) dashboard(c *fiber.Ctx, s *session) error {
 	if p.OptIn, err = h.optIn(ctx, s.TenantID, now); err != nil {
 		return err
 	}
+	if h.may(s, permBulkApprove) {
+		if p.AwaitingApproval, err = h.awaitingApproval(ctx, s); err != nil {
+			return err
+		}
+	}
 	if h.may(s, permAuditRead) {
 		entries, err := h.listAudit(ctx, s, tenants.AuditFilter{Limit: recentActivity})
 		if err != nil {
@@ -54,4 +62,25 @@ func (h *handler) dashboard(c *fiber.Ctx, s *session) error {
 // statusCounts is the view of one consent's counts per status.
 func statusCounts(c tenants.StatusCounts) web.StatusCounts {
 	return web.StatusCounts{Granted: int(c.Granted), Expired: int(c.Expired), Revoked: int(c.Revoked), NotGranted: int(c.NotGranted)}
+}
+
+// awaitingApproval lists the tenant's bulk erasure requests still pending that s may decide
+// (requested by someone else), oldest first.
+func (h *handler) awaitingApproval(ctx context.Context, s *session) ([]web.BulkItem, error) {
+	list, err := h.Store.Bulk.ListBulk(ctx, s.TenantID)
+	if err != nil {
+		return nil, err
+	}
+	var names map[string]string
+	var out []web.BulkItem
+	for _, b := range slices.Backward(list) {
+		if b.Status != tenants.BulkPending || b.RequestedBy == s.Staff.ID {
+			continue
+		}
+		if names == nil {
+			names = h.staffNames(ctx, s.TenantID)
+		}
+		out = append(out, bulkItem(b, names))
+	}
+	return out, nil
 }

@@ -143,6 +143,9 @@ type DashboardPage struct {
 	Recent []AuditEntry
 	// OptIn counts the double opt-in requests per channel.
 	OptIn OptInView
+	// AwaitingApproval are the bulk erasure requests this user may decide (a tenant admin's,
+	// requested by someone else) and nobody has decided yet, oldest first.
+	AwaitingApproval []BulkItem
 }
 
 // Custom field types a form can declare.

@@ -55,8 +55,14 @@ func TestAdminBrowserBulkErasure(t *testing.T) {
 
 	a := newAdminUI(t, s)
 	wantStatus(t, "admin sign in", a.signIn("boss@example.org", "pass-word-123"), 200)
-	wantStatus(t, "bulk list", a.open("/admin/bulk-erasure"), 200)
-	wantStatus(t, "request page", a.submit("bulk-link"), 200)
+	// The other tenant admin's dashboard says a request waits for them, and leads to it.
+	wantStatus(t, "dashboard", a.open("/admin/"), 200)
+	if got := a.text("dashboard-awaiting"); !strings.Contains(got, "1 bulk erasure request waits for your approval") ||
+		!strings.Contains(got, "3 e-mail addresses, 2 phone numbers") {
+		t.Errorf("dashboard awaiting: %q", got)
+	}
+	a.shot("bulk-02b-dashboard-awaiting")
+	wantStatus(t, "request page", a.submit("dashboard-awaiting-request"), 200)
 	wantStatus(t, "approve", a.submit("bulk-approve"), 200)
 	// The page polls its progress until the job is done.
 	a.do(chromedp.Poll[chromedp.Void](`document.querySelector('[data-testid="bulk-status"]').textContent.trim() === "Done"`))
