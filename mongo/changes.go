@@ -126,10 +126,12 @@ func (w *Writer) Revoke(ctx context.Context, ch tenants.Change) ([]tenants.Recor
 	for _, c := range todo {
 		ok, err := w.revoke(ctx, ch, c, entryID)
 		if err != nil {
-			// What was rewritten is audited before the error is answered; should that fail
-			// too, the marks make the repeat audit it.
+			// What was rewritten is audited before the error is answered, under an id of its
+			// own: the record that failed may have been rewritten too (its answer lost), marked
+			// with entryID, which then stays missing, so that the repeat audits it. Should this
+			// append fail too, the marks make the repeat audit all of them.
 			if len(changed) > 0 {
-				err = errors.Join(err, w.auditRevoked(ctx, ch, entryID, changed))
+				err = errors.Join(err, w.auditRevoked(ctx, ch, tenants.NewAuditID(time.Now()), changed))
 			}
 			return nil, err
 		}

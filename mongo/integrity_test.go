@@ -349,3 +349,50 @@ func TestRevocationEntryNeverLost(t *testing.T) {
 	}
 	verifyOK(t, s, "f", 3)
 }
+
+// TestRevocationPartlyAudited: a revocation whose second rewrite failed with its answer lost
+// (stored, marked, not known to be) audits the first record before answering the error; the
+// repeat then audits the second, which the first entry does not name.
+func TestRevocationPartlyAudited(t *testing.T) {
+	s := openStore(t, server.URI(), freshDB())
+	ingest(t, s, person("f", tenants.KindFormSubmission, "r1", "k1"), person("f", tenants.KindFormSubmission, "r2", "k1"))
+	ch := faultChange("k1", func(rec *tenants.Record) (bool, error) {
+		return rec.Consents.RevokeGeneralContact(t0.Add(time.Minute), "api"), nil
+	}, tenants.ActionConsentRevoked)
+	docs, err := s.Records.changeDocs(ctx, ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	todo, _, err := s.Writer.revocations(ctx, docs, ch)
+	if err != nil || len(todo) != 2 {
+		t.Fatalf("revocations = %d, %v; want 2", len(todo), err)
+	}
+	// Both rewrites stored under the call's mark; the call knows of the first only and audits
+	// it, as Revoke does on the error of the second.
+	entryID := tenants.NewAuditID(t0)
+	for _, c := range todo {
+		if ok, err := s.Writer.revoke(ctx, ch, c, entryID); !ok || err != nil {
+			t.Fatalf("revoke = %v, %v", ok, err)
+		}
+	}
+	if err := s.Writer.auditRevoked(ctx, ch, tenants.NewAuditID(t0), []tenants.Record{todo[0].after}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Writer.Revoke(ctx, ch); err != nil {
+		t.Fatal(err)
+	}
+	es, err := s.Audit.List(ctx, "f", tenants.AuditFilter{Action: tenants.ActionConsentRevoked})
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string]int{}
+	for _, e := range es {
+		for _, id := range e.RecordIDs {
+			named[id]++
+		}
+	}
+	if named["r1"] != 1 || named["r2"] != 1 {
+		t.Errorf("consent.revoked names r1 %d times, r2 %d times; want once each (%d entries)", named["r1"], named["r2"], len(es))
+	}
+	verifyOK(t, s, "f", 4)
+}
