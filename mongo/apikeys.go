@@ -18,28 +18,29 @@ var _ tenants.KeyRepo = (*APIKeys)(nil)
 
 // Insert stores a new key; ErrConflict when the id is taken.
 func (r *APIKeys) Insert(ctx context.Context, k tenants.APIKey) error {
-	_, err := r.c.InsertOne(ctx, k)
+	_, err := r.c.InsertOne(ctx, apiKeyDoc(k))
 	return translate("insert api key", err)
 }
 
 // Lookup returns the key with id, of any tenant: authentication does not know the tenant
 // before it has the key.
 func (r *APIKeys) Lookup(ctx context.Context, id string) (tenants.APIKey, error) {
-	var k tenants.APIKey
-	err := r.c.FindOne(ctx, byID(id)).Decode(&k)
-	return k, translate("lookup api key", err)
+	var d apiKeyDoc
+	err := r.c.FindOne(ctx, byID(id)).Decode(&d)
+	return tenants.APIKey(d), translate("lookup api key", err)
 }
 
 // Get returns the tenant's key with id.
 func (r *APIKeys) Get(ctx context.Context, tenantID, id string) (tenants.APIKey, error) {
-	var k tenants.APIKey
-	err := r.c.FindOne(ctx, ofTenant(tenantID, id)).Decode(&k)
-	return k, translate("get api key", err)
+	var d apiKeyDoc
+	err := r.c.FindOne(ctx, ofTenant(tenantID, id)).Decode(&d)
+	return tenants.APIKey(d), translate("get api key", err)
 }
 
 // List returns the tenant's keys, newest first.
 func (r *APIKeys) List(ctx context.Context, tenantID string) ([]tenants.APIKey, error) {
-	return findAll[tenants.APIKey](ctx, r.c, "list api keys", bson.D{{Key: "tenantId", Value: tenantID}}, newestFirst())
+	docs, err := findAll[apiKeyDoc](ctx, r.c, "list api keys", bson.D{{Key: "tenantId", Value: tenantID}}, newestFirst())
+	return convertDocs(docs, err, func(d apiKeyDoc) tenants.APIKey { return tenants.APIKey(d) })
 }
 
 // Revoke marks the tenant's key revoked at now.

@@ -25,13 +25,6 @@ type Audit struct {
 
 var _ tenants.AuditRepo = (*Audit)(nil)
 
-// auditDoc is an entry as stored. Seq orders the entries of one time in order of append:
-// entry ids need not sort (a job's ids are derived from what it records).
-type auditDoc struct {
-	tenants.AuditEntry `bson:",inline"`
-	Seq                int64 `bson:"seq"`
-}
-
 // sequence numbers appends: the clock in nanoseconds, moved past the last number handed out,
 // so that numbers increase within a process and follow the clock across processes.
 type sequence struct {
@@ -82,7 +75,7 @@ func (r *Audit) appendChained(ctx context.Context, entries []tenants.AuditEntry,
 			es := make([]auditDoc, len(idx))
 			ck := make([]bool, len(idx))
 			for j, i := range idx {
-				es[j], ck[j] = auditDoc{AuditEntry: entries[i], Seq: first + int64(i)}, check == nil || check[i]
+				es[j], ck[j] = toAuditDoc(entries[i], first+int64(i)), check == nil || check[i]
 			}
 			n, err := r.chains.append(ctx, tenantID, es, ck)
 			added.Add(int64(n))
@@ -103,7 +96,7 @@ func (r *Audit) docs(entries []tenants.AuditEntry) []any {
 		if e.ID == "" {
 			e.ID = tenants.NewAuditID(e.Time)
 		}
-		docs[i] = auditDoc{AuditEntry: e, Seq: seq + int64(i)}
+		docs[i] = toAuditDoc(e, seq+int64(i))
 	}
 	return docs
 }
@@ -169,7 +162,7 @@ func (r *Audit) each(ctx context.Context, tenantID *string, f tenants.AuditFilte
 	if f.Limit > 0 {
 		opts.SetLimit(f.Limit)
 	}
-	return eachDoc(ctx, r.c, "list audit", auditFilter(tenantID, f), opts, func(d auditDoc) error { return fn(d.AuditEntry) })
+	return eachDoc(ctx, r.c, "list audit", auditFilter(tenantID, f), opts, func(d auditDoc) error { return fn(d.entry()) })
 }
 
 // auditFilter is the filter of f, the tenant first.

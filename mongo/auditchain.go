@@ -92,7 +92,7 @@ func (c *chains) append(ctx context.Context, tenantID string, entries []auditDoc
 		link := linkDoc{ID: linkID(tenantID, head.Chain+1), TenantID: tenantID, First: head.Chain + 1, Entries: make([]auditDoc, len(todo))}
 		next := head
 		for i, d := range todo {
-			next = next.Link(&d.AuditEntry)
+			next = d.linkTo(next)
 			docs[i], link.Entries[i] = d, d
 		}
 		link.Last, link.Hash, link.LastID = next.Chain, next.Hash, todo[len(todo)-1].ID

@@ -69,11 +69,11 @@ func TestChainCrashAfterLink(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			lost := []auditDoc{{AuditEntry: chainEntry("t", 2)}, {AuditEntry: chainEntry("t", 3)}}
+			lost := []auditDoc{toAuditDoc(chainEntry("t", 2), 0), toAuditDoc(chainEntry("t", 3), 0)}
 			link := linkDoc{ID: linkID("t", head.Chain+1), TenantID: "t", First: head.Chain + 1}
 			next := head
 			for i := range lost {
-				next = next.Link(&lost[i].AuditEntry)
+				next = lost[i].linkTo(next)
 			}
 			link.Last, link.Hash, link.Entries = next.Chain, next.Hash, lost
 			if _, err := s.Audit.chains.links.InsertOne(ctx, link); err != nil {

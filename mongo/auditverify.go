@@ -44,7 +44,7 @@ func (r *AuditChains) EachChained(ctx context.Context, tenantID string, fn func(
 		bson.D{{Key: "tenantId", Value: tenantID}, {Key: "chain", Value: bson.D{{Key: "$gt", Value: 0}}}},
 		options.Find().SetSort(bson.D{asc("tenantId"), asc("chain")}), func(d auditDoc) error {
 			last = d.Chain
-			return fn(d.AuditEntry)
+			return fn(d.entry())
 		})
 	if err != nil || last >= head.Chain {
 		return err

@@ -19,34 +19,39 @@ var _ tenants.BulkRepo = (*Bulk)(nil)
 
 // InsertBulk implements tenants.BulkRepo.
 func (r *Bulk) InsertBulk(ctx context.Context, b tenants.BulkErasure) error {
-	_, err := r.c.InsertOne(ctx, b)
+	_, err := r.c.InsertOne(ctx, bulkDoc(b))
 	return translate("insert bulk erasure", err)
 }
 
 // GetBulk implements tenants.BulkRepo.
 func (r *Bulk) GetBulk(ctx context.Context, tenantID, id string) (tenants.BulkErasure, error) {
-	var b tenants.BulkErasure
-	err := r.c.FindOne(ctx, ofTenant(tenantID, id)).Decode(&b)
-	return b, translate("get bulk erasure", err)
+	var d bulkDoc
+	err := r.c.FindOne(ctx, ofTenant(tenantID, id)).Decode(&d)
+	return tenants.BulkErasure(d), translate("get bulk erasure", err)
 }
 
 // ListBulk implements tenants.BulkRepo.
 func (r *Bulk) ListBulk(ctx context.Context, tenantID string) ([]tenants.BulkErasure, error) {
-	return findAll[tenants.BulkErasure](ctx, r.c, "list bulk erasures", bson.D{{Key: "tenantId", Value: tenantID}},
+	return r.find(ctx, "list bulk erasures", bson.D{{Key: "tenantId", Value: tenantID}},
 		options.Find().SetSort(bson.D{desc("requestedAt"), asc("_id")}).SetProjection(bson.D{{Key: "keys", Value: 0}}))
 }
 
 // RunnableBulk implements tenants.BulkRepo.
 func (r *Bulk) RunnableBulk(ctx context.Context) ([]tenants.BulkErasure, error) {
-	return findAll[tenants.BulkErasure](ctx, r.c, "runnable bulk erasures", bson.D{{Key: "status", Value: tenants.BulkApproved}},
+	return r.find(ctx, "runnable bulk erasures", bson.D{{Key: "status", Value: tenants.BulkApproved}},
 		options.Find().SetSort(bson.D{asc("status"), asc("expiresAt")}))
 }
 
 // ExpiredBulk implements tenants.BulkRepo.
 func (r *Bulk) ExpiredBulk(ctx context.Context, now time.Time) ([]tenants.BulkErasure, error) {
-	return findAll[tenants.BulkErasure](ctx, r.c, "expired bulk erasures",
+	return r.find(ctx, "expired bulk erasures",
 		bson.D{{Key: "status", Value: tenants.BulkPending}, {Key: "expiresAt", Value: bson.D{{Key: "$lte", Value: now}}}},
 		options.Find().SetSort(bson.D{asc("status"), asc("expiresAt")}))
+}
+
+func (r *Bulk) find(ctx context.Context, op string, filter bson.D, opts *options.FindOptionsBuilder) ([]tenants.BulkErasure, error) {
+	docs, err := findAll[bulkDoc](ctx, r.c, op, filter, opts)
+	return convertDocs(docs, err, func(d bulkDoc) tenants.BulkErasure { return tenants.BulkErasure(d) })
 }
 
 // DecideBulk implements tenants.BulkRepo.

@@ -72,7 +72,7 @@ func (w *Writer) cas(ctx context.Context, d recordDoc, update bson.D) (bool, err
 
 // setConsents is the update storing rec's consents and next deadline as a new revision.
 func setConsents(rec tenants.Record) bson.D {
-	return bson.D{{Key: "$set", Value: bson.D{{Key: "consents", Value: rec.Consents},
+	return bson.D{{Key: "$set", Value: bson.D{{Key: "consents", Value: toConsentsDoc(rec.Consents)},
 		{Key: "nextDeadline", Value: rec.Consents.NextDeadline()}, {Key: "lapsedAt", Value: rec.Consents.LapsedAt(rec.CreatedAt)}}}, {Key: "$inc", Value: bson.D{{Key: "rev", Value: 1}}}}
 }
 

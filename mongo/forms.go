@@ -17,22 +17,20 @@ var _ tenants.FormRepo = (*Forms)(nil)
 
 // Insert stores a new form; ErrConflict when the tenant has one with the same form id.
 func (r *Forms) Insert(ctx context.Context, f tenants.Form) error {
-	f.ID = tenants.FormKey(f.TenantID, f.FormID)
-	_, err := r.c.InsertOne(ctx, f)
+	_, err := r.c.InsertOne(ctx, toFormDoc(f))
 	return translate("insert form", err)
 }
 
 // Get returns the tenant's form with formID.
 func (r *Forms) Get(ctx context.Context, tenantID, formID string) (tenants.Form, error) {
-	var f tenants.Form
-	err := r.c.FindOne(ctx, ofForm(tenantID, formID)).Decode(&f)
-	return f, translate("get form", err)
+	var d formDoc
+	err := r.c.FindOne(ctx, ofForm(tenantID, formID)).Decode(&d)
+	return d.form(), translate("get form", err)
 }
 
 // Save replaces the tenant's form; ErrNotFound when it has none with that form id.
 func (r *Forms) Save(ctx context.Context, f tenants.Form) error {
-	f.ID = tenants.FormKey(f.TenantID, f.FormID)
-	res, err := r.c.ReplaceOne(ctx, ofForm(f.TenantID, f.FormID), f)
+	res, err := r.c.ReplaceOne(ctx, ofForm(f.TenantID, f.FormID), toFormDoc(f))
 	if err != nil {
 		return translate("save form", err)
 	}
@@ -44,8 +42,9 @@ func (r *Forms) Save(ctx context.Context, f tenants.Form) error {
 
 // List returns the tenant's forms by form id.
 func (r *Forms) List(ctx context.Context, tenantID string) ([]tenants.Form, error) {
-	return findAll[tenants.Form](ctx, r.c, "list forms", bson.D{{Key: "tenantId", Value: tenantID}},
+	docs, err := findAll[formDoc](ctx, r.c, "list forms", bson.D{{Key: "tenantId", Value: tenantID}},
 		options.Find().SetSort(bson.D{asc("formId")}))
+	return convertDocs(docs, err, formDoc.form)
 }
 
 func ofForm(tenantID, formID string) bson.D {

@@ -19,13 +19,6 @@ type Outbox struct {
 
 var _ tenants.OutboxRepo = (*Outbox)(nil)
 
-// deliveryDoc is a delivery under the id endpoint/event, which makes a repeated fan-out
-// write nothing.
-type deliveryDoc struct {
-	ID               string `bson:"_id"`
-	tenants.Delivery `bson:",inline"`
-}
-
 // insertEvents writes the events that a live endpoint of their tenant wants (WantedEvents);
 // one whose id exists is not written again.
 func (r *Outbox) insertEvents(ctx context.Context, events []tenants.OutboxEvent) error {
@@ -37,7 +30,7 @@ func (r *Outbox) insertEvents(ctx context.Context, events []tenants.OutboxEvent)
 	}
 	docs := make([]any, len(events))
 	for i, e := range events {
-		docs[i] = e
+		docs[i] = eventDoc(e)
 	}
 	_, err = r.events.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
 	byIndex, ok := writeErrors(err)
@@ -54,21 +47,22 @@ func (r *Outbox) insertEvents(ctx context.Context, events []tenants.OutboxEvent)
 
 // InsertEndpoint stores a new endpoint.
 func (r *Outbox) InsertEndpoint(ctx context.Context, e tenants.Endpoint) error {
-	_, err := r.endpoints.InsertOne(ctx, e)
+	_, err := r.endpoints.InsertOne(ctx, endpointDoc(e))
 	return translate("insert webhook endpoint", err)
 }
 
 // Endpoint returns the tenant's endpoint with id.
 func (r *Outbox) Endpoint(ctx context.Context, tenantID, id string) (tenants.Endpoint, error) {
-	var e tenants.Endpoint
-	err := r.endpoints.FindOne(ctx, ofTenant(tenantID, id)).Decode(&e)
-	return e, translate("get webhook endpoint", err)
+	var d endpointDoc
+	err := r.endpoints.FindOne(ctx, ofTenant(tenantID, id)).Decode(&d)
+	return tenants.Endpoint(d), translate("get webhook endpoint", err)
 }
 
 // Endpoints returns the tenant's endpoints, oldest first.
 func (r *Outbox) Endpoints(ctx context.Context, tenantID string) ([]tenants.Endpoint, error) {
-	return findAll[tenants.Endpoint](ctx, r.endpoints, "list webhook endpoints", bson.D{{Key: "tenantId", Value: tenantID}},
+	docs, err := findAll[endpointDoc](ctx, r.endpoints, "list webhook endpoints", bson.D{{Key: "tenantId", Value: tenantID}},
 		options.Find().SetSort(bson.D{asc("createdAt"), asc("_id")}))
+	return convertDocs(docs, err, func(d endpointDoc) tenants.Endpoint { return tenants.Endpoint(d) })
 }
 
 // DeleteEndpoint removes the endpoint, then its delivery log.
@@ -95,8 +89,9 @@ func (r *Outbox) SetFailing(ctx context.Context, tenantID, id string, since *tim
 
 // Unfanned implements tenants.OutboxRepo.
 func (r *Outbox) Unfanned(ctx context.Context, limit int) ([]tenants.OutboxEvent, error) {
-	return findAll[tenants.OutboxEvent](ctx, r.events, "unfanned events", bson.D{},
+	docs, err := findAll[eventDoc](ctx, r.events, "unfanned events", bson.D{},
 		options.Find().SetSort(bson.D{asc("time"), asc("_id")}).SetLimit(int64(limit)))
+	return convertDocs(docs, err, func(d eventDoc) tenants.OutboxEvent { return tenants.OutboxEvent(d) })
 }
 
 // Fan implements tenants.OutboxRepo: the deliveries first, then the events leave the outbox,
@@ -106,7 +101,7 @@ func (r *Outbox) Fan(ctx context.Context, fanned []tenants.Fanned) error {
 	var docs []any
 	for _, f := range fanned {
 		for _, d := range f.Deliveries {
-			docs = append(docs, deliveryDoc{ID: d.EndpointID + "/" + d.EventID, Delivery: d})
+			docs = append(docs, toDeliveryDoc(d))
 		}
 	}
 	if len(docs) > 0 {
@@ -166,9 +161,5 @@ func (r *Outbox) Deliveries(ctx context.Context, tenantID, endpointID string, li
 
 func deliveries(ctx context.Context, c *mongo.Collection, op string, filter bson.D, opts *options.FindOptionsBuilder) ([]tenants.Delivery, error) {
 	docs, err := findAll[deliveryDoc](ctx, c, op, filter, opts)
-	out := make([]tenants.Delivery, len(docs))
-	for i, d := range docs {
-		out[i] = d.Delivery
-	}
-	return out, err
+	return convertDocs(docs, err, deliveryDoc.delivery)
 }

@@ -13,19 +13,19 @@ import (
 // as JSON text: document stores restrict field names ('.' and '$' are refused by some), and
 // text keeps whatever JSON a client sends exactly, without ever failing a write.
 type recordDoc struct {
-	ID           string           `bson:"_id"`
-	TenantID     string           `bson:"tenantId"`
-	Kind         tenants.Kind     `bson:"kind"`
-	PublicID     string           `bson:"publicId"`
-	FormID       string           `bson:"formId"`
-	CreatedAt    time.Time        `bson:"createdAt"`
-	Contact      tenants.Contact  `bson:"contact"`
-	Address      tenants.Address  `bson:"address"`
-	Consents     tenants.Consents `bson:"consents"`
-	Payload      string           `bson:"payload"`
-	Fields       string           `bson:"fields"`
-	MatchKeys    []string         `bson:"matchKeys"`
-	AnonymisedAt *time.Time       `bson:"anonymisedAt"`
+	ID           string       `bson:"_id"`
+	TenantID     string       `bson:"tenantId"`
+	Kind         tenants.Kind `bson:"kind"`
+	PublicID     string       `bson:"publicId"`
+	FormID       string       `bson:"formId"`
+	CreatedAt    time.Time    `bson:"createdAt"`
+	Contact      contactDoc   `bson:"contact"`
+	Address      addressDoc   `bson:"address"`
+	Consents     consentsDoc  `bson:"consents"`
+	Payload      string       `bson:"payload"`
+	Fields       string       `bson:"fields"`
+	MatchKeys    []string     `bson:"matchKeys"`
+	AnonymisedAt *time.Time   `bson:"anonymisedAt"`
 	// NextDeadline is the earliest deadline of a consent stored as granted (null: none), what
 	// the expiry job looks for.
 	NextDeadline *time.Time `bson:"nextDeadline"`
@@ -60,7 +60,7 @@ func toDoc(r tenants.Record) (recordDoc, error) {
 		keys = []string{} // always an array, as the multikey index expects
 	}
 	return recordDoc{ID: tenants.RecordID(r.TenantID, r.Kind, r.PublicID), TenantID: r.TenantID, Kind: r.Kind, PublicID: r.PublicID, FormID: r.FormID,
-		CreatedAt: r.CreatedAt, Contact: r.Contact, Address: r.Address, Consents: r.Consents, Payload: payload,
+		CreatedAt: r.CreatedAt, Contact: contactDoc(r.Contact), Address: addressDoc(r.Address), Consents: toConsentsDoc(r.Consents), Payload: payload,
 		Fields: fields, MatchKeys: keys, AnonymisedAt: r.AnonymisedAt, NextDeadline: r.Consents.NextDeadline(),
 		LapsedAt: r.Consents.LapsedAt(r.CreatedAt)}, nil
 }
@@ -68,7 +68,8 @@ func toDoc(r tenants.Record) (recordDoc, error) {
 // record is the stored record as the domain's.
 func (d recordDoc) record() (tenants.Record, error) {
 	r := tenants.Record{ID: d.ID, TenantID: d.TenantID, Kind: d.Kind, PublicID: d.PublicID, FormID: d.FormID,
-		CreatedAt: d.CreatedAt, Contact: d.Contact, Address: d.Address, Consents: d.Consents, AnonymisedAt: d.AnonymisedAt}
+		CreatedAt: d.CreatedAt, Contact: tenants.Contact(d.Contact), Address: tenants.Address(d.Address), Consents: d.Consents.consents(),
+		AnonymisedAt: d.AnonymisedAt}
 	if len(d.MatchKeys) > 0 {
 		r.MatchKeys = append([]string(nil), d.MatchKeys...)
 	}

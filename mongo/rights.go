@@ -56,7 +56,7 @@ func backfillLapsed(ctx context.Context, c *mongo.Collection, want []index) erro
 	}
 	return eachDoc(ctx, c, "backfill lapsedAt", bson.D{{Key: "lapsedAt", Value: bson.D{{Key: "$exists", Value: false}}}}, options.Find(),
 		func(d recordDoc) error {
-			_, err := c.UpdateOne(ctx, byID(d.ID), bson.D{{Key: "$set", Value: bson.D{{Key: "lapsedAt", Value: d.Consents.LapsedAt(d.CreatedAt)}}}})
+			_, err := c.UpdateOne(ctx, byID(d.ID), bson.D{{Key: "$set", Value: bson.D{{Key: "lapsedAt", Value: d.Consents.consents().LapsedAt(d.CreatedAt)}}}})
 			return translate("backfill lapsedAt", err)
 		})
 }

@@ -17,32 +17,37 @@ var _ tenants.StaffRepo = (*Staff)(nil)
 // Insert stores a new user; ErrConflict when the id or the e-mail is taken.
 func (r *Staff) Insert(ctx context.Context, st tenants.Staff) error {
 	st.Email = tenants.StaffEmailKey(st.Email)
-	_, err := r.c.InsertOne(ctx, st)
+	_, err := r.c.InsertOne(ctx, staffDoc(st))
 	return translate("insert staff", err)
 }
 
 // ByEmail returns the user signing in with email, of any tenant.
 func (r *Staff) ByEmail(ctx context.Context, email string) (tenants.Staff, error) {
-	var st tenants.Staff
-	err := r.c.FindOne(ctx, bson.D{{Key: "email", Value: tenants.StaffEmailKey(email)}}).Decode(&st)
-	return st, translate("staff by email", err)
+	var d staffDoc
+	err := r.c.FindOne(ctx, bson.D{{Key: "email", Value: tenants.StaffEmailKey(email)}}).Decode(&d)
+	return tenants.Staff(d), translate("staff by email", err)
 }
 
 // Lookup returns the user with id (session restore; the session carries no tenant to check).
 func (r *Staff) Lookup(ctx context.Context, id string) (tenants.Staff, error) {
-	var st tenants.Staff
-	err := r.c.FindOne(ctx, byID(id)).Decode(&st)
-	return st, translate("get staff", err)
+	var d staffDoc
+	err := r.c.FindOne(ctx, byID(id)).Decode(&d)
+	return tenants.Staff(d), translate("get staff", err)
 }
 
 // List returns the tenant's users, newest first.
 func (r *Staff) List(ctx context.Context, tenantID string) ([]tenants.Staff, error) {
-	return findAll[tenants.Staff](ctx, r.c, "list staff", bson.D{{Key: "tenantId", Value: tenantID}}, newestFirst())
+	return r.list(ctx, bson.D{{Key: "tenantId", Value: tenantID}})
 }
 
 // ListAll returns every user, newest first (platform admin).
 func (r *Staff) ListAll(ctx context.Context) ([]tenants.Staff, error) {
-	return findAll[tenants.Staff](ctx, r.c, "list staff", bson.D{}, newestFirst())
+	return r.list(ctx, bson.D{})
+}
+
+func (r *Staff) list(ctx context.Context, filter bson.D) ([]tenants.Staff, error) {
+	docs, err := findAll[staffDoc](ctx, r.c, "list staff", filter, newestFirst())
+	return convertDocs(docs, err, func(d staffDoc) tenants.Staff { return tenants.Staff(d) })
 }
 
 // Count returns how many staff users exist (first start creates the platform admin).

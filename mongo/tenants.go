@@ -16,20 +16,21 @@ var _ tenants.TenantRepo = (*Tenants)(nil)
 
 // Insert stores a new tenant; ErrConflict when the id is taken.
 func (r *Tenants) Insert(ctx context.Context, t tenants.Tenant) error {
-	_, err := r.c.InsertOne(ctx, t)
+	_, err := r.c.InsertOne(ctx, tenantDoc(t))
 	return translate("insert tenant", err)
 }
 
 // Get returns the tenant with id.
 func (r *Tenants) Get(ctx context.Context, id string) (tenants.Tenant, error) {
-	var t tenants.Tenant
-	err := r.c.FindOne(ctx, byID(id)).Decode(&t)
-	return t, translate("get tenant", err)
+	var d tenantDoc
+	err := r.c.FindOne(ctx, byID(id)).Decode(&d)
+	return tenants.Tenant(d), translate("get tenant", err)
 }
 
 // List returns every tenant, newest first (platform admin; tenants are few).
 func (r *Tenants) List(ctx context.Context) ([]tenants.Tenant, error) {
-	return findAll[tenants.Tenant](ctx, r.c, "list tenants", bson.D{}, newestFirst())
+	docs, err := findAll[tenantDoc](ctx, r.c, "list tenants", bson.D{}, newestFirst())
+	return convertDocs(docs, err, func(d tenantDoc) tenants.Tenant { return tenants.Tenant(d) })
 }
 
 // SetRateLimit changes the tenant's per-key rate limit.

@@ -23,22 +23,22 @@ func (t *Transfer) Export(ctx context.Context, fn func(tenants.Item) error) erro
 	s := t.s
 	steps := []func() error{
 		func() error {
-			return eachDoc(ctx, s.Tenants.c, "export", bson.D{}, byID, func(v tenants.Tenant) error { return fn(tenants.Item{Tenant: &v}) })
+			return eachDoc(ctx, s.Tenants.c, "export", bson.D{}, byID, func(d tenantDoc) error { v := tenants.Tenant(d); return fn(tenants.Item{Tenant: &v}) })
 		},
 		func() error {
-			return eachDoc(ctx, s.Staff.c, "export", bson.D{}, byID, func(v tenants.Staff) error { return fn(tenants.Item{Staff: &v}) })
+			return eachDoc(ctx, s.Staff.c, "export", bson.D{}, byID, func(d staffDoc) error { v := tenants.Staff(d); return fn(tenants.Item{Staff: &v}) })
 		},
 		func() error {
-			return eachDoc(ctx, s.APIKeys.c, "export", bson.D{}, byID, func(v tenants.APIKey) error { return fn(tenants.Item{APIKey: &v}) })
+			return eachDoc(ctx, s.APIKeys.c, "export", bson.D{}, byID, func(d apiKeyDoc) error { v := tenants.APIKey(d); return fn(tenants.Item{APIKey: &v}) })
 		},
 		func() error {
-			return eachDoc(ctx, s.Forms.c, "export", bson.D{}, byID, func(v tenants.Form) error { return fn(tenants.Item{Form: &v}) })
+			return eachDoc(ctx, s.Forms.c, "export", bson.D{}, byID, func(d formDoc) error { v := d.form(); return fn(tenants.Item{Form: &v}) })
 		},
 		func() error {
 			return eachDoc(ctx, s.Texts.c, "export", bson.D{}, byID, func(d textDoc) error { v := d.text(); return fn(tenants.Item{Text: &v}) })
 		},
 		func() error {
-			return eachDoc(ctx, s.Tokens.c, "export", bson.D{}, byID, func(v tenants.WebhookToken) error { return fn(tenants.Item{Token: &v}) })
+			return eachDoc(ctx, s.Tokens.c, "export", bson.D{}, byID, func(d tokenDoc) error { v := tenants.WebhookToken(d); return fn(tenants.Item{Token: &v}) })
 		},
 	}
 	for _, kind := range tenants.Kinds {
@@ -55,7 +55,7 @@ func (t *Transfer) Export(ctx context.Context, fn func(tenants.Item) error) erro
 	}
 	steps = append(steps, func() error {
 		return eachDoc(ctx, s.Audit.c, "export", bson.D{}, options.Find().SetSort(bson.D{asc("time"), asc("seq")}),
-			func(d auditDoc) error { return fn(tenants.Item{Audit: &d.AuditEntry}) })
+			func(d auditDoc) error { e := d.entry(); return fn(tenants.Item{Audit: &e}) })
 	})
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -80,21 +80,19 @@ func (t *Transfer) Import(ctx context.Context, items []tenants.Item) (int, error
 	for _, it := range items {
 		switch {
 		case it.Tenant != nil:
-			add(t.s.Tenants.c, it.Tenant)
+			add(t.s.Tenants.c, tenantDoc(*it.Tenant))
 		case it.Staff != nil:
 			v := *it.Staff
 			v.Email = tenants.StaffEmailKey(v.Email)
-			add(t.s.Staff.c, v)
+			add(t.s.Staff.c, staffDoc(v))
 		case it.APIKey != nil:
-			add(t.s.APIKeys.c, it.APIKey)
+			add(t.s.APIKeys.c, apiKeyDoc(*it.APIKey))
 		case it.Form != nil:
-			v := *it.Form
-			v.ID = tenants.FormKey(v.TenantID, v.FormID)
-			add(t.s.Forms.c, v)
+			add(t.s.Forms.c, toFormDoc(*it.Form))
 		case it.Text != nil:
 			add(t.s.Texts.c, toTextDoc(*it.Text))
 		case it.Token != nil:
-			add(t.s.Tokens.c, it.Token)
+			add(t.s.Tokens.c, tokenDoc(*it.Token))
 		case it.Record != nil:
 			c, err := t.s.Records.col(it.Record.Kind)
 			if err != nil {

@@ -16,20 +16,21 @@ var _ tenants.TokenRepo = (*WebhookTokens)(nil)
 
 // Insert stores a new token; ErrConflict when the id is taken.
 func (r *WebhookTokens) Insert(ctx context.Context, t tenants.WebhookToken) error {
-	_, err := r.c.InsertOne(ctx, t)
+	_, err := r.c.InsertOne(ctx, tokenDoc(t))
 	return translate("insert webhook token", err)
 }
 
 // Lookup returns the token with id, of any tenant (the webhook URL carries no tenant).
 func (r *WebhookTokens) Lookup(ctx context.Context, id string) (tenants.WebhookToken, error) {
-	var t tenants.WebhookToken
-	err := r.c.FindOne(ctx, byID(id)).Decode(&t)
-	return t, translate("lookup webhook token", err)
+	var d tokenDoc
+	err := r.c.FindOne(ctx, byID(id)).Decode(&d)
+	return tenants.WebhookToken(d), translate("lookup webhook token", err)
 }
 
 // List returns the tenant's tokens, newest first.
 func (r *WebhookTokens) List(ctx context.Context, tenantID string) ([]tenants.WebhookToken, error) {
-	return findAll[tenants.WebhookToken](ctx, r.c, "list webhook tokens", bson.D{{Key: "tenantId", Value: tenantID}}, newestFirst())
+	docs, err := findAll[tokenDoc](ctx, r.c, "list webhook tokens", bson.D{{Key: "tenantId", Value: tenantID}}, newestFirst())
+	return convertDocs(docs, err, func(d tokenDoc) tenants.WebhookToken { return tenants.WebhookToken(d) })
 }
 
 // Revoke marks the tenant's token revoked at now.

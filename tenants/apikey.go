@@ -29,20 +29,20 @@ var AllScopes = []string{ScopeSubmissionsWrite, ScopeRecordsWrite, ScopeSubmissi
 // APIKey is a tenant's API key. Only the SHA-256 of its secret is stored: the secret
 // carries 160 random bits, so a fast hash resists guessing as well as a slow one would.
 type APIKey struct {
-	ID         string     `bson:"_id" json:"id"`
-	TenantID   string     `bson:"tenantId" json:"tenantId"`
-	Name       string     `bson:"name" json:"name"`
-	Hash       string     `bson:"hash" json:"hash"`
-	Scopes     []string   `bson:"scopes" json:"scopes"`
-	CreatedAt  time.Time  `bson:"createdAt" json:"createdAt"`
-	ExpiresAt  *time.Time `bson:"expiresAt" json:"expiresAt"`
-	RevokedAt  *time.Time `bson:"revokedAt" json:"revokedAt"`
-	LastUsedAt *time.Time `bson:"lastUsedAt" json:"lastUsedAt"`
+	ID         string     `json:"id"`
+	TenantID   string     `json:"tenantId"`
+	Name       string     `json:"name"`
+	Hash       string     `json:"hash"`
+	Scopes     []string   `json:"scopes"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	ExpiresAt  *time.Time `json:"expiresAt"`
+	RevokedAt  *time.Time `json:"revokedAt"`
+	LastUsedAt *time.Time `json:"lastUsedAt"`
 	// Publishable marks a key meant to live in a web page (publishable.go): it holds only
 	// submissions:write, for Forms, from Origins.
-	Publishable bool     `bson:"publishable,omitempty" json:"publishable,omitempty"`
-	Forms       []string `bson:"forms,omitempty" json:"forms,omitempty"`
-	Origins     []string `bson:"origins,omitempty" json:"origins,omitempty"`
+	Publishable bool     `json:"publishable,omitempty"`
+	Forms       []string `json:"forms,omitempty"`
+	Origins     []string `json:"origins,omitempty"`
 }
 
 // Usable reports whether the key may authenticate at now.

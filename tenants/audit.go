@@ -47,21 +47,21 @@ const ActorSystem = "system"
 // AuditEntry is one append-only audit record. It never holds an e-mail address, phone
 // number, name or address: Subject is at most a keyed hash of the identifiers.
 type AuditEntry struct {
-	ID        string         `bson:"_id" json:"id"`
-	Time      time.Time      `bson:"time" json:"time"`
-	TenantID  string         `bson:"tenantId" json:"tenantId"`
-	Actor     string         `bson:"actor" json:"actor"`
-	Action    string         `bson:"action" json:"action"`
-	RecordIDs []string       `bson:"recordIds,omitempty" json:"recordIds,omitempty"`
-	Counts    map[string]int `bson:"counts,omitempty" json:"counts,omitempty"`
-	Subject   string         `bson:"subject,omitempty" json:"subject,omitempty"`
-	Detail    string         `bson:"detail,omitempty" json:"detail,omitempty"`
-	RequestID string         `bson:"requestId,omitempty" json:"requestId,omitempty"`
+	ID        string         `json:"id"`
+	Time      time.Time      `json:"time"`
+	TenantID  string         `json:"tenantId"`
+	Actor     string         `json:"actor"`
+	Action    string         `json:"action"`
+	RecordIDs []string       `json:"recordIds,omitempty"`
+	Counts    map[string]int `json:"counts,omitempty"`
+	Subject   string         `json:"subject,omitempty"`
+	Detail    string         `json:"detail,omitempty"`
+	RequestID string         `json:"requestId,omitempty"`
 	// Chain, Prev and Hash place the entry in its tenant's hash chain (auditchain.go); the
 	// store sets them when it appends the entry.
-	Chain int64  `bson:"chain,omitempty" json:"chain,omitempty"`
-	Prev  string `bson:"prev,omitempty" json:"prev,omitempty"`
-	Hash  string `bson:"hash,omitempty" json:"hash,omitempty"`
+	Chain int64  `json:"chain,omitempty"`
+	Prev  string `json:"prev,omitempty"`
+	Hash  string `json:"hash,omitempty"`
 }
 
 // NewAuditID returns a fresh audit entry id: the time in nanoseconds, then random bits, in

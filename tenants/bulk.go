@@ -28,25 +28,25 @@ const (
 // than the requester approved it. Keys are the match keys (keyed hashes) of its identifiers,
 // never the identifiers; they are removed when the request finishes, is rejected or expires.
 type BulkErasure struct {
-	ID          string     `bson:"_id" json:"id"`
-	TenantID    string     `bson:"tenantId" json:"tenantId"`
-	RequestedBy string     `bson:"requestedBy" json:"requestedBy"` // staff id
-	RequestedAt time.Time  `bson:"requestedAt" json:"requestedAt"`
-	ExpiresAt   time.Time  `bson:"expiresAt" json:"expiresAt"`
-	Status      string     `bson:"status" json:"status"`
-	DecidedBy   string     `bson:"decidedBy,omitempty" json:"decidedBy,omitempty"`
-	DecidedAt   *time.Time `bson:"decidedAt,omitempty" json:"decidedAt,omitempty"`
-	FinishedAt  *time.Time `bson:"finishedAt,omitempty" json:"finishedAt,omitempty"`
+	ID          string     `json:"id"`
+	TenantID    string     `json:"tenantId"`
+	RequestedBy string     `json:"requestedBy"` // staff id
+	RequestedAt time.Time  `json:"requestedAt"`
+	ExpiresAt   time.Time  `json:"expiresAt"`
+	Status      string     `json:"status"`
+	DecidedBy   string     `json:"decidedBy,omitempty"`
+	DecidedAt   *time.Time `json:"decidedAt,omitempty"`
+	FinishedAt  *time.Time `json:"finishedAt,omitempty"`
 	// Emails and Phones count the identifiers; Expected the records they matched per kind at
 	// the request, Erased those anonymised so far.
-	Emails   int            `bson:"emails" json:"emails"`
-	Phones   int            `bson:"phones" json:"phones"`
-	Expected map[string]int `bson:"expected" json:"expected"`
-	Erased   map[string]int `bson:"erased" json:"erased"`
-	Keys     []string       `bson:"keys" json:"keys"`
+	Emails   int            `json:"emails"`
+	Phones   int            `json:"phones"`
+	Expected map[string]int `json:"expected"`
+	Erased   map[string]int `json:"erased"`
+	Keys     []string       `json:"keys"`
 	// Total is how many keys there were; Done how many have been erased.
-	Total int `bson:"total" json:"total"`
-	Done  int `bson:"done" json:"done"`
+	Total int `json:"total"`
+	Done  int `json:"done"`
 }
 
 // BulkRepo keeps bulk erasure requests. Decide, Progress and Finish are conditional, so that

@@ -26,42 +26,42 @@ var FieldTypes = []string{FieldText, FieldEmail, FieldPhone, FieldTextarea, Fiel
 // named as a known submission key (email, phone_number, first_name, …) fills that key; any
 // other is a custom field. Label, Required, Help and Options shape the hosted page.
 type FieldDef struct {
-	Name     string   `bson:"name" json:"name"`
-	Type     string   `bson:"type" json:"type"`
-	Personal bool     `bson:"personal" json:"personal"`
-	Label    string   `bson:"label,omitempty" json:"label,omitempty"`
-	Required bool     `bson:"required,omitempty" json:"required,omitempty"`
-	Help     string   `bson:"help,omitempty" json:"help,omitempty"`
-	Options  []string `bson:"options,omitempty" json:"options,omitempty"`
+	Name     string   `json:"name"`
+	Type     string   `json:"type"`
+	Personal bool     `json:"personal"`
+	Label    string   `json:"label,omitempty"`
+	Required bool     `json:"required,omitempty"`
+	Help     string   `json:"help,omitempty"`
+	Options  []string `json:"options,omitempty"`
 }
 
 // Form is a form configured for a tenant; submissions name it by FormID.
 type Form struct {
-	ID        string     `bson:"_id" json:"id"`
-	TenantID  string     `bson:"tenantId" json:"tenantId"`
-	FormID    string     `bson:"formId" json:"formId"`
-	Name      string     `bson:"name" json:"name"`
-	Open      bool       `bson:"open" json:"open"`
-	Fields    []FieldDef `bson:"fields" json:"fields"`
-	CreatedAt time.Time  `bson:"createdAt" json:"createdAt"`
-	UpdatedAt time.Time  `bson:"updatedAt" json:"updatedAt"`
+	ID        string     `json:"id"`
+	TenantID  string     `json:"tenantId"`
+	FormID    string     `json:"formId"`
+	Name      string     `json:"name"`
+	Open      bool       `json:"open"`
+	Fields    []FieldDef `json:"fields"`
+	CreatedAt time.Time  `json:"createdAt"`
+	UpdatedAt time.Time  `json:"updatedAt"`
 	// Retention is how long the form's records are kept before they are anonymised, as a
 	// deadline interval ("2y", "P2Y"); "" keeps them. RetentionFrom is what it counts from.
-	Retention     string `bson:"retention,omitempty" json:"retention,omitempty"`
-	RetentionFrom string `bson:"retentionFrom,omitempty" json:"retentionFrom,omitempty"`
+	Retention     string `json:"retention,omitempty"`
+	RetentionFrom string `json:"retentionFrom,omitempty"`
 	// Language is the language the form speaks to the person (an ISO 639-1 code such as "de"):
 	// its hosted page and its confirmation and withdrawal pages use it; "" is English.
-	Language string `bson:"language,omitempty" json:"language,omitempty"`
+	Language string `json:"language,omitempty"`
 	// DoubleOptIn lists the general-contact channels (ChannelEmail, ChannelPhone) whose consent
 	// a submission stores as pending until the person confirms it.
-	DoubleOptIn []string `bson:"doubleOptIn,omitempty" json:"doubleOptIn,omitempty"`
+	DoubleOptIn []string `json:"doubleOptIn,omitempty"`
 	// ConfirmWithin is how long a confirmation link stays valid, as an interval ("7d", "P7D");
 	// "" is seven days (consent.ConfirmWithin reads it).
-	ConfirmWithin string `bson:"confirmWithin,omitempty" json:"confirmWithin,omitempty"`
+	ConfirmWithin string `json:"confirmWithin,omitempty"`
 	// PrimaryFor and ContactFor are how long the consents given on the form's hosted page
 	// last, as deadline intervals ("1y", "P2Y"); "" is DefaultPrimaryFor, DefaultContactFor.
-	PrimaryFor string `bson:"primaryFor,omitempty" json:"primaryFor,omitempty"`
-	ContactFor string `bson:"contactFor,omitempty" json:"contactFor,omitempty"`
+	PrimaryFor string `json:"primaryFor,omitempty"`
+	ContactFor string `json:"contactFor,omitempty"`
 }
 
 // DefaultPageFields are what a hosted page asks when its form declares no fields: a name and

@@ -25,24 +25,24 @@ var EventTypes = []string{EventTypeConsentGranted, EventTypeConsentRevoked, Even
 // is written with the change itself, so that an acknowledged change never loses its event.
 // Payload is the JSON body sent; it holds ids, kinds, consent names and statuses only.
 type OutboxEvent struct {
-	ID       string    `bson:"_id" json:"id"`
-	TenantID string    `bson:"tenantId" json:"tenantId"`
-	Type     string    `bson:"type" json:"type"`
-	Time     time.Time `bson:"time" json:"time"`
-	Payload  string    `bson:"payload" json:"payload"`
+	ID       string    `json:"id"`
+	TenantID string    `json:"tenantId"`
+	Type     string    `json:"type"`
+	Time     time.Time `json:"time"`
+	Payload  string    `json:"payload"`
 }
 
 // Endpoint is a tenant's outgoing webhook endpoint. Secret is the signing key (whsec_…),
 // shown to the admin once. FailingSince is set when deliveries kept failing for the retry
 // window: the endpoint is then disabled and receives nothing until it is enabled again.
 type Endpoint struct {
-	ID           string     `bson:"_id" json:"id"`
-	TenantID     string     `bson:"tenantId" json:"tenantId"`
-	URL          string     `bson:"url" json:"url"`
-	Events       []string   `bson:"events" json:"events"`
-	Secret       string     `bson:"secret" json:"secret"`
-	CreatedAt    time.Time  `bson:"createdAt" json:"createdAt"`
-	FailingSince *time.Time `bson:"failingSince,omitempty" json:"failingSince,omitempty"`
+	ID           string     `json:"id"`
+	TenantID     string     `json:"tenantId"`
+	URL          string     `json:"url"`
+	Events       []string   `json:"events"`
+	Secret       string     `json:"secret"`
+	CreatedAt    time.Time  `json:"createdAt"`
+	FailingSince *time.Time `json:"failingSince,omitempty"`
 }
 
 // Wants reports whether the endpoint subscribes to events of type typ.
@@ -104,18 +104,18 @@ const (
 
 // Delivery is one event on its way to one endpoint, with the outcome of its last attempt.
 type Delivery struct {
-	EndpointID string     `bson:"endpointId" json:"endpointId"`
-	EventID    string     `bson:"eventId" json:"eventId"`
-	TenantID   string     `bson:"tenantId" json:"tenantId"`
-	Type       string     `bson:"type" json:"type"`
-	Payload    string     `bson:"payload" json:"payload"`
-	CreatedAt  time.Time  `bson:"createdAt" json:"createdAt"`
-	Status     string     `bson:"status" json:"status"`
-	Attempts   int        `bson:"attempts" json:"attempts"`
-	NextAt     time.Time  `bson:"nextAt" json:"nextAt"`
-	LastAt     *time.Time `bson:"lastAt,omitempty" json:"lastAt,omitempty"`
+	EndpointID string     `json:"endpointId"`
+	EventID    string     `json:"eventId"`
+	TenantID   string     `json:"tenantId"`
+	Type       string     `json:"type"`
+	Payload    string     `json:"payload"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	Status     string     `json:"status"`
+	Attempts   int        `json:"attempts"`
+	NextAt     time.Time  `json:"nextAt"`
+	LastAt     *time.Time `json:"lastAt,omitempty"`
 	// LastResult is the HTTP status or a short error class of the last attempt; never a body.
-	LastResult string `bson:"lastResult,omitempty" json:"lastResult,omitempty"`
+	LastResult string `json:"lastResult,omitempty"`
 }
 
 // OutboxRepo keeps the outgoing webhook endpoints, the outbox and the deliveries. The writer

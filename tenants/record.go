@@ -18,19 +18,19 @@ var Kinds = []Kind{KindFormSubmission, KindDigitisation, KindCanvassing, KindPho
 
 // Contact is the personal contact data of a record. A nil field is absent or removed.
 type Contact struct {
-	Email       *string `bson:"email" json:"email"`
-	PhoneNumber *string `bson:"phoneNumber" json:"phoneNumber"`
-	FirstName   *string `bson:"firstName" json:"firstName"`
-	LastName    *string `bson:"lastName" json:"lastName"`
-	NamePrefix  *string `bson:"namePrefix" json:"namePrefix"`
+	Email       *string `json:"email"`
+	PhoneNumber *string `json:"phoneNumber"`
+	FirstName   *string `json:"firstName"`
+	LastName    *string `json:"lastName"`
+	NamePrefix  *string `json:"namePrefix"`
 }
 
 // Address is the structured postal address of a record.
 type Address struct {
-	Street      *string `bson:"street" json:"street"`
-	HouseNumber *string `bson:"houseNumber" json:"houseNumber"`
-	City        *string `bson:"city" json:"city"`
-	Postcode    *string `bson:"postcode" json:"postcode"`
+	Street      *string `json:"street"`
+	HouseNumber *string `json:"houseNumber"`
+	City        *string `json:"city"`
+	Postcode    *string `json:"postcode"`
 }
 
 // ConsentStatus is the state of one consent (docs/API.md §4.2).
@@ -54,33 +54,33 @@ const (
 // Consent is one consent of a record with its lifecycle times and proof.
 type Consent struct {
 	// Status is the stored status; read it through StatusAt, which applies the deadline.
-	Status    ConsentStatus `bson:"status" json:"status"`
-	GrantedAt *time.Time    `bson:"grantedAt" json:"grantedAt"`
-	Deadline  *time.Time    `bson:"deadline" json:"deadline"`
-	RevokedAt *time.Time    `bson:"revokedAt" json:"revokedAt"`
+	Status    ConsentStatus `json:"status"`
+	GrantedAt *time.Time    `json:"grantedAt"`
+	Deadline  *time.Time    `json:"deadline"`
+	RevokedAt *time.Time    `json:"revokedAt"`
 	// RevokedBy names what revoked it: a provider name, "api" or "admin".
-	RevokedBy string `bson:"revokedBy,omitempty" json:"revokedBy,omitempty"`
+	RevokedBy string `json:"revokedBy,omitempty"`
 	// Proof of consent as sent with the submission (consent_source, consent_ip_address, consent_timestamp).
-	Source    *string `bson:"source" json:"source,omitempty"`
-	IPAddress *string `bson:"ipAddress" json:"ipAddress,omitempty"`
-	Timestamp *string `bson:"timestamp" json:"timestamp,omitempty"`
+	Source    *string `json:"source,omitempty"`
+	IPAddress *string `json:"ipAddress,omitempty"`
+	Timestamp *string `json:"timestamp,omitempty"`
 	// Text names the notice version the consent was given under (docs/API.md §12); nil when
 	// the form had no text for it.
-	Text *TextRef `bson:"text,omitempty" json:"text,omitempty"`
+	Text *TextRef `json:"text,omitempty"`
 	// ConfirmBy is when a pending consent's confirmation link lapses (the form's confirmation
 	// period after the submission); it stays after confirmation as the token's end.
-	ConfirmBy *time.Time `bson:"confirmBy,omitempty" json:"confirmBy,omitempty"`
+	ConfirmBy *time.Time `json:"confirmBy,omitempty"`
 	// Confirmation is the proof of a double opt-in: when, from where and with what the person
 	// confirmed (nil: not confirmed).
-	Confirmation *Confirmation `bson:"confirmation,omitempty" json:"confirmation,omitempty"`
+	Confirmation *Confirmation `json:"confirmation,omitempty"`
 }
 
 // Confirmation is the proof of a double opt-in confirmation. IPAddress and UserAgent are
 // personal data: erasure removes them.
 type Confirmation struct {
-	At        time.Time `bson:"at" json:"at"`
-	IPAddress *string   `bson:"ipAddress" json:"ipAddress"`
-	UserAgent *string   `bson:"userAgent" json:"userAgent"`
+	At        time.Time `json:"at"`
+	IPAddress *string   `json:"ipAddress"`
+	UserAgent *string   `json:"userAgent"`
 }
 
 // DetailAt is the consent's status at now as the record read shows it: StatusAt, except that
@@ -116,9 +116,9 @@ func (c Consent) StatusAt(now time.Time) ConsentStatus {
 
 // Consents groups the three consents a record can carry.
 type Consents struct {
-	PrimaryPurpose      Consent `bson:"primaryPurpose" json:"primaryPurpose"`
-	GeneralContactEmail Consent `bson:"generalContactEmail" json:"generalContactEmail"`
-	GeneralContactPhone Consent `bson:"generalContactPhone" json:"generalContactPhone"`
+	PrimaryPurpose      Consent `json:"primaryPurpose"`
+	GeneralContactEmail Consent `json:"generalContactEmail"`
+	GeneralContactPhone Consent `json:"generalContactPhone"`
 }
 
 // Record is a stored record of any of the four kinds. Payload holds custom fields as

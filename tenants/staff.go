@@ -22,17 +22,17 @@ var Roles = []string{RolePlatformAdmin, RoleTenantAdmin, RoleSupport, RoleViewer
 
 // Staff is a user of the admin UI.
 type Staff struct {
-	ID           string    `bson:"_id" json:"id"`
-	Email        string    `bson:"email" json:"email"`
-	PasswordHash string    `bson:"passwordHash" json:"passwordHash"`
-	Role         string    `bson:"role" json:"role"`
-	TenantID     string    `bson:"tenantId" json:"tenantId"`
-	CreatedAt    time.Time `bson:"createdAt" json:"createdAt"`
+	ID           string    `json:"id"`
+	Email        string    `json:"email"`
+	PasswordHash string    `json:"passwordHash"`
+	Role         string    `json:"role"`
+	TenantID     string    `json:"tenantId"`
+	CreatedAt    time.Time `json:"createdAt"`
 	// Disabled users cannot sign in, and their sessions end.
-	Disabled bool `bson:"disabled,omitempty" json:"disabled,omitempty"`
+	Disabled bool `json:"disabled,omitempty"`
 	// MustChangePassword is set on a generated password (the first platform admin's): the
 	// user must choose a new one before anything else.
-	MustChangePassword bool `bson:"mustChangePassword,omitempty" json:"mustChangePassword,omitempty"`
+	MustChangePassword bool `json:"mustChangePassword,omitempty"`
 }
 
 // The lengths of a staff password, in bytes: bcrypt reads no more than 72. A person choosing

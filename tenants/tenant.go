@@ -13,20 +13,20 @@ const (
 
 // Tenant is an organisation using the service; every other record belongs to one.
 type Tenant struct {
-	ID        string    `bson:"_id" json:"id"`
-	Name      string    `bson:"name" json:"name"`
-	Status    string    `bson:"status" json:"status"`
-	RateLimit int       `bson:"rateLimit" json:"rateLimit"`
-	CreatedAt time.Time `bson:"createdAt" json:"createdAt"`
+	ID        string    `json:"id"`
+	Name      string    `json:"name"`
+	Status    string    `json:"status"`
+	RateLimit int       `json:"rateLimit"`
+	CreatedAt time.Time `json:"createdAt"`
 	// SendGridPublicKey is the base64 DER ECDSA key that verifies SendGrid's signed event webhook.
-	SendGridPublicKey string `bson:"sendgridPublicKey,omitempty" json:"sendgridPublicKey,omitempty"`
+	SendGridPublicKey string `json:"sendgridPublicKey,omitempty"`
 	// Retention and RetentionFrom are the default retention of the tenant's records that
 	// belong to no form (canvassing, phone calls); see Form.Retention.
-	Retention     string `bson:"retention,omitempty" json:"retention,omitempty"`
-	RetentionFrom string `bson:"retentionFrom,omitempty" json:"retentionFrom,omitempty"`
+	Retention     string `json:"retention,omitempty"`
+	RetentionFrom string `json:"retentionFrom,omitempty"`
 	// DefaultCountry (ISO 3166 alpha-2, "" none) reads the national phone numbers volunteers
 	// type into the records of section 6, and in custom fields (docs/API.md §3.4).
-	DefaultCountry string `bson:"defaultCountry,omitempty" json:"defaultCountry,omitempty"`
+	DefaultCountry string `json:"defaultCountry,omitempty"`
 }
 
 // Active reports whether the tenant's keys may be used.

@@ -5,17 +5,17 @@ import "time"
 // WebhookToken authenticates Mailchimp's webhook, which can send no credentials but the URL:
 // ?token=<plaintext> on the Mailchimp unsubscribe path only. Only a hash is stored.
 type WebhookToken struct {
-	ID       string `bson:"_id" json:"id"`
-	TenantID string `bson:"tenantId" json:"tenantId"`
-	Provider string `bson:"provider" json:"provider"`
+	ID       string `json:"id"`
+	TenantID string `json:"tenantId"`
+	Provider string `json:"provider"`
 	// Name says what the token is for (optional), as its issuer gave it.
-	Name      string     `bson:"name,omitempty" json:"name,omitempty"`
-	Hash      string     `bson:"hash" json:"hash"`
-	CreatedAt time.Time  `bson:"createdAt" json:"createdAt"`
-	RevokedAt *time.Time `bson:"revokedAt" json:"revokedAt"`
+	Name      string     `json:"name,omitempty"`
+	Hash      string     `json:"hash"`
+	CreatedAt time.Time  `json:"createdAt"`
+	RevokedAt *time.Time `json:"revokedAt"`
 	// LastUsedAt is when a webhook call last presented the token, written at most once a
 	// minute per token and instance.
-	LastUsedAt *time.Time `bson:"lastUsedAt,omitempty" json:"lastUsedAt,omitempty"`
+	LastUsedAt *time.Time `json:"lastUsedAt,omitempty"`
 }
 
 const tokenPrefix = "mct_"

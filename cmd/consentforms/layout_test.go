@@ -103,21 +103,6 @@ func TestInterfacesDeclaredOnce(t *testing.T) {
 // database drivers belong to the adapters around it.
 var infrastructure = []string{"net/http", "database/sql", "go.mongodb.org/", "modernc.org/sqlite"}
 
-// domainInfrastructurePending lists the files of tenants/ that still hold infrastructure,
-// each to move out (the MongoDB documents to package mongo, as mongo/recorddoc.go does). The list only shrinks: a file that no longer needs its entry
-// fails the test until the entry goes.
-var domainInfrastructurePending = map[string]string{
-	"tenants/apikey.go":       "bson",
-	"tenants/audit.go":        "bson",
-	"tenants/bulk.go":         "bson",
-	"tenants/form.go":         "bson",
-	"tenants/outbox.go":       "bson",
-	"tenants/record.go":       "bson",
-	"tenants/staff.go":        "bson",
-	"tenants/tenant.go":       "bson",
-	"tenants/webhooktoken.go": "bson",
-}
-
 // TestDomainHoldsNoInfrastructure: nothing under tenants/ imports net/http or a database
 // driver, and no domain type carries a MongoDB bson tag (package mongo declares its
 // documents).
@@ -142,14 +127,7 @@ func TestDomainHoldsNoInfrastructure(t *testing.T) {
 		})
 	}
 	for path, what := range found {
-		if domainInfrastructurePending[path] != what {
-			t.Errorf("%s holds %s: the domain holds types, rules and cases; adapters live outside tenants/", path, what)
-		}
-	}
-	for path, what := range domainInfrastructurePending {
-		if found[path] != what {
-			t.Errorf("%s no longer holds %s: remove it from domainInfrastructurePending", path, what)
-		}
+		t.Errorf("%s holds %s: the domain holds types, rules and cases; adapters live outside tenants/", path, what)
 	}
 }
 
