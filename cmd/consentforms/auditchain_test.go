@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/jobs"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -237,7 +238,7 @@ func TestAuditVerifySchedule(t *testing.T) {
 	}
 	defer store.Close(context.Background())
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	if d, err := untilVerification(context.Background(), store, now); err != nil || d != time.Minute {
+	if d, err := jobs.UntilVerification(context.Background(), store.AuditChains, now); err != nil || d != time.Minute {
 		t.Fatalf("before any verification: %v, %v; want a minute", d, err)
 	}
 	for _, at := range []time.Time{now.Add(-23 * time.Hour), now.Add(-30 * time.Hour)} {
@@ -245,7 +246,7 @@ func TestAuditVerifySchedule(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if d, err := untilVerification(context.Background(), store, now); err != nil || d != time.Hour {
+	if d, err := jobs.UntilVerification(context.Background(), store.AuditChains, now); err != nil || d != time.Hour {
 		t.Fatalf("verified 23 h ago: %v, %v; want an hour", d, err)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"strings"
 	"time"
 
@@ -62,62 +61,4 @@ func auditAcknowledge(tenantID, entryID, reason *string) func(context.Context, t
 		}
 		return rep, err
 	}
-}
-
-// auditVerifyEvery is how often the server verifies the audit chains.
-const auditVerifyEvery = 24 * time.Hour
-
-// auditVerifyLoop verifies every chain once a day until ctx ends. The day counts from the
-// last verification kept in the store, so restarts neither skip nor repeat it, and several
-// instances sharing a database verify about once a day between them.
-func auditVerifyLoop(ctx context.Context, s tenants.Stores, lease *tenants.Lease, log *slog.Logger) {
-	for {
-		wait, err := untilVerification(ctx, s, time.Now())
-		if err != nil && ctx.Err() == nil {
-			log.Warn("audit verify", "err", err)
-			wait = time.Hour
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(wait):
-		}
-		if !lease.Held() {
-			// Another instance verifies; look again in a minute (it may stop).
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(time.Minute):
-			}
-			continue
-		}
-		rep, err := tenants.VerifyChains(ctx, s.AuditChains, "", time.Now())
-		switch {
-		case err != nil && ctx.Err() == nil:
-			log.Warn("audit verify", "err", err)
-		case err == nil && !rep.OK:
-			log.Error("audit chain broken", "tenant", rep.TenantID, "entry", rep.BrokenID)
-		case err == nil:
-			log.Info("audit chains verified", "tenants", rep.Tenants, "entries", rep.Entries)
-		}
-	}
-}
-
-// untilVerification is how long until the next daily verification is due: a day after the
-// latest one kept, or a minute after start when none is.
-func untilVerification(ctx context.Context, s tenants.Stores, now time.Time) (time.Duration, error) {
-	vs, err := s.AuditChains.Verifications(ctx)
-	if err != nil {
-		return 0, err
-	}
-	var last time.Time
-	for _, v := range vs {
-		if v.VerifiedAt.After(last) {
-			last = v.VerifiedAt
-		}
-	}
-	if last.IsZero() {
-		return time.Minute, nil
-	}
-	return max(last.Add(auditVerifyEvery).Sub(now), 0), nil
 }

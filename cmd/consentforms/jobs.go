@@ -50,6 +50,7 @@ func takeLeases(ctx context.Context, repo tenants.LeaseRepo, log *slog.Logger) m
 // lease; a job's failure is logged, counted, and the job goes on.
 func serverJobs(ctx context.Context, cfg Config, store tenants.Stores, svc *ops.Service, retentionEvery time.Duration, log *slog.Logger) []jobs.Job {
 	leases := takeLeases(ctx, store.Leases, log)
+	passes := &jobs.Passes{Ops: svc, Catalogue: catalogue{store}}
 	failed := func(name string, err error) {
 		svc.ObserveError(err)
 		log.Warn(name, "err", err)
@@ -67,22 +68,20 @@ func serverJobs(ctx context.Context, cfg Config, store tenants.Stores, svc *ops.
 	dispatcher.Held = leases[jobDispatch].Held
 	js := []jobs.Job{
 		jobs.Every("expiry job", expiryEvery, true, held(jobExpiry, func(ctx context.Context) error {
-			n, err := svc.ExpireDue(ctx)
+			n, err := passes.ExpireDue(ctx)
 			if err == nil && n > 0 {
 				log.Info("consents expired", "count", n)
 			}
 			return err
 		}), failed),
-		jobs.Every("bulk erasure job", bulkEvery, false, held(jobBulk, svc.RunBulk), failed),
-		{Name: "webhook diagnostics", Run: func(ctx context.Context) {
-			svc.WebhookDiag.Run(ctx, ops.WebhookDiagFlushEvery, func(err error) { log.Warn("webhook diagnostics", "err", err) })
-		}},
-		{Name: "audit verify", Run: func(ctx context.Context) { auditVerifyLoop(ctx, store, leases[jobVerify], log) }},
+		jobs.Every("bulk erasure job", bulkEvery, false, held(jobBulk, passes.RunBulk), failed),
+		jobs.Flushing("webhook diagnostics", jobs.DiagnosticsFlushEvery, svc.WebhookDiag.Flush, func(name string, err error) { log.Warn(name, "err", err) }),
+		jobs.ChainVerification(store.AuditChains, leases[jobVerify].Held, log),
 		{Name: "webhook deliveries", Run: dispatcher.Run},
 	}
 	if retentionEvery > 0 {
 		js = append(js, jobs.Every("retention job", retentionEvery, true, held(jobRetention, func(ctx context.Context) error {
-			n, err := svc.RunRetention(ctx)
+			n, err := passes.RunRetention(ctx)
 			if err == nil && n.Total() > 0 {
 				log.Info("retention anonymised records", "formSubmissions", n.FormSubmissions, "digitisationSubmissions", n.DigitisationSubmissions,
 					"canvassingSubmissions", n.CanvassingSubmissions, "phoneCallTasks", n.PhoneCallTasks)

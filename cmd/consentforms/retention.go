@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/jobs"
 	"github.com/consentforms/consentforms/tenants/ops"
 )
 
@@ -39,9 +40,8 @@ func parseRetentionEvery(s string) (time.Duration, error) {
 
 // runRetention is `consentforms retention run`: the job once, now.
 func runRetention(ctx context.Context, s tenants.Stores) (any, error) {
-	svc := &ops.Service{Tenants: s.Tenants, Records: s.Records, Forms: s.Forms, Writer: s.Writer, Now: time.Now, Rights: s.Records, Audit: s.Audit,
-		Catalogue: catalogue{s}}
-	n, err := svc.RunRetention(ctx)
+	svc := &ops.Service{Tenants: s.Tenants, Records: s.Records, Forms: s.Forms, Writer: s.Writer, Now: time.Now, Rights: s.Records, Audit: s.Audit}
+	n, err := (&jobs.Passes{Ops: svc, Catalogue: catalogue{s}}).RunRetention(ctx)
 	return map[string]any{"anonymised": n}, err
 }
 

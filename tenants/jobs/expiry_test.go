@@ -1,4 +1,4 @@
-package ops_test
+package jobs_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/consentforms/consentforms/sqlite"
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/jobs"
 	"github.com/consentforms/consentforms/tenants/ops"
 )
 
@@ -21,7 +22,8 @@ func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 
 func (c *clock) Add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
 
-func service(t *testing.T, now *clock) (*ops.Service, *sqlite.Store) {
+// passes are the job passes over the cases of a fresh SQLite store.
+func passes(t *testing.T, now *clock) (*jobs.Passes, *sqlite.Store) {
 	t.Helper()
 	ctx := context.Background()
 	s, err := sqlite.Open(ctx, sqlite.Config{Dir: t.TempDir()})
@@ -29,7 +31,9 @@ func service(t *testing.T, now *clock) (*ops.Service, *sqlite.Store) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = s.Close(ctx) })
-	return &ops.Service{Records: s.Records, Forms: s.Forms, Writer: s.Writer, Hasher: tenants.NewHasher([]byte("secret")), Now: now.Now}, s
+	svc := &ops.Service{Records: s.Records, Forms: s.Forms, Writer: s.Writer, Hasher: tenants.NewHasher([]byte("secret")), Now: now.Now,
+		Bulk: s.Bulk, Audit: s.Audit}
+	return &jobs.Passes{Ops: svc}, s
 }
 
 // TestExpiryJob: a passed deadline reads expired at once; the job then writes the status and
@@ -37,7 +41,7 @@ func service(t *testing.T, now *clock) (*ops.Service, *sqlite.Store) {
 func TestExpiryJob(t *testing.T) {
 	ctx := context.Background()
 	now := &clock{t: time.Date(2026, 11, 21, 12, 0, 10, 0, time.UTC)}
-	svc, store := service(t, now)
+	p, store := passes(t, now)
 	soon, later := now.Now().Add(90*time.Second), now.Now().Add(48*time.Hour)
 	granted := func(d *time.Time) tenants.Consent {
 		g := now.Now()
@@ -54,7 +58,7 @@ func TestExpiryJob(t *testing.T) {
 	b.Consents.GeneralContactEmail = granted(&soon)
 	b.Consents.GeneralContactEmail.Status = tenants.StatusRevoked
 	for _, r := range []tenants.Record{a, b} {
-		if _, err := svc.Ingest(ctx, r, "test", ""); err != nil {
+		if _, err := p.Ops.Ingest(ctx, r, "test", ""); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -66,7 +70,7 @@ func TestExpiryJob(t *testing.T) {
 	if s := got.Consents.PrimaryPurpose.StatusAt(now.Now()); s != tenants.StatusExpired {
 		t.Fatalf("before the job: %s, want expired at once", s)
 	}
-	n, err := svc.ExpireDue(ctx)
+	n, err := p.ExpireDue(ctx)
 	if err != nil || n != 1 {
 		t.Fatalf("ExpireDue = %d, %v; want 1", n, err)
 	}
@@ -74,7 +78,7 @@ func TestExpiryJob(t *testing.T) {
 	if got.Consents.PrimaryPurpose.Status != tenants.StatusExpired || got.Consents.GeneralContactEmail.Status != tenants.StatusGranted {
 		t.Errorf("stored statuses: %+v", got.Consents)
 	}
-	if n, err := svc.ExpireDue(ctx); err != nil || n != 0 {
+	if n, err := p.ExpireDue(ctx); err != nil || n != 0 {
 		t.Errorf("second run = %d, %v; want 0", n, err)
 	}
 	entries, err := store.Audit.List(ctx, "t1", tenants.AuditFilter{Action: tenants.ActionConsentExpired})

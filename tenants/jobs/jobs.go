@@ -63,3 +63,20 @@ func (g *Group) Stop() {
 		_ = g.g.Wait()
 	})
 }
+
+// Flushing is a job that calls flush every interval until ctx ends, and once more then (ctx's
+// values without its end), so that what gathered in memory is written before the stop. A
+// failure is handed to failed and the job goes on.
+func Flushing(name string, interval time.Duration, flush func(ctx context.Context) error, failed func(name string, err error)) Job {
+	every := Every(name, interval, false, flush, failed)
+	return Job{Name: name, Run: func(ctx context.Context) {
+		every.Run(ctx)
+		if err := flush(context.WithoutCancel(ctx)); err != nil {
+			failed(name, err)
+		}
+	}}
+}
+
+// DiagnosticsFlushEvery is how often the inbound webhook diagnostics gathered in memory
+// (ops.WebhookDiagnostics) are written to the store.
+const DiagnosticsFlushEvery = 5 * time.Second

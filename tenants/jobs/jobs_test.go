@@ -44,3 +44,21 @@ func TestEveryWaitsFirstUnlessNow(t *testing.T) {
 		t.Fatalf("ran %d times before its interval", runs.Load())
 	}
 }
+
+// TestFlushingFlushesOnStop: a flushing job writes once more when the group stops, so that
+// nothing gathered in memory is lost to a stop.
+func TestFlushingFlushesOnStop(t *testing.T) {
+	var flushes atomic.Int32
+	j := Flushing("flush", time.Hour, func(ctx context.Context) error {
+		if ctx.Err() != nil {
+			t.Error("the last flush ran with an ended context")
+		}
+		flushes.Add(1)
+		return nil
+	}, nil)
+	g := Start(context.Background(), j)
+	g.Stop()
+	if flushes.Load() != 1 {
+		t.Fatalf("flushed %d times, want once at the stop", flushes.Load())
+	}
+}

@@ -13,28 +13,24 @@ import (
 )
 
 // Bulk erasure (docs/API.md §5.6): a support user asks to erase many people at once; a tenant
-// admin other than the requester approves it; a background job then erases them in batches
-// through eraseKeys, the erasure of POST /api/v1/gdpr/search-and-anonymise.
+// admin other than the requester approves it; a background job (package jobs) then erases
+// them in batches through EraseKeys, the erasure of POST /api/v1/gdpr/search-and-anonymise.
 const (
 	// MaxBulkIdentifiers bounds one request's distinct e-mail addresses and phone numbers.
 	MaxBulkIdentifiers = 10000
 	// BulkTTL is how long a request waits for a decision before it expires.
 	BulkTTL = 7 * 24 * time.Hour
-	// bulkBatch is how many keys one erasure of a running request takes: 100 identifiers, each
-	// with its belonging and its mention key.
-	bulkBatch = 200
 	// maxInvalidShown bounds the lines a preview lists as not understood.
 	maxInvalidShown = 100
 )
 
 // Bulk erasure refusals.
 var (
-	ErrSelfApproval   = errors.New("the requester cannot decide their own request")
-	ErrBulkDecided    = errors.New("the request is no longer pending")
-	ErrBulkExpired    = errors.New("the request has expired")
-	ErrTooManyInBulk  = errors.New("at most " + strconv.Itoa(MaxBulkIdentifiers) + " identifiers in one request")
-	ErrNothingInBulk  = errors.New("no e-mail address or phone number found")
-	errBulkProgressed = errors.New("another server ran this step")
+	ErrSelfApproval  = errors.New("the requester cannot decide their own request")
+	ErrBulkDecided   = errors.New("the request is no longer pending")
+	ErrBulkExpired   = errors.New("the request has expired")
+	ErrTooManyInBulk = errors.New("at most " + strconv.Itoa(MaxBulkIdentifiers) + " identifiers in one request")
+	ErrNothingInBulk = errors.New("no e-mail address or phone number found")
 )
 
 // BulkInput is the identifiers of a pasted list or CSV, normalised and without repeats, in
@@ -113,8 +109,8 @@ func (s *Service) bulkKeys(tenantID string, in BulkInput) []string {
 	return out
 }
 
-// splitBulkKeys splits stored bulk keys into belonging and mention keys.
-func splitBulkKeys(keys []string) (own, mentions []string) {
+// SplitBulkKeys splits stored bulk keys into belonging and mention keys.
+func SplitBulkKeys(keys []string) (own, mentions []string) {
 	for _, k := range keys {
 		if m, ok := strings.CutPrefix(k, mentionPrefix); ok {
 			mentions = append(mentions, m)
@@ -137,7 +133,7 @@ type BulkPreview struct {
 // PreviewBulk counts the records the identifiers match, changing nothing.
 func (s *Service) PreviewBulk(ctx context.Context, tenantID string, in BulkInput) (BulkPreview, error) {
 	keys := s.bulkKeys(tenantID, in)
-	own, mentions := splitBulkKeys(keys)
+	own, mentions := SplitBulkKeys(keys)
 	keys = append(own, mentions...)
 	found := map[string]tenants.Record{}
 	for start := 0; start < len(keys); start += 500 {
@@ -183,13 +179,13 @@ func (s *Service) RequestBulk(ctx context.Context, tenantID, staffID, requestID 
 	keys := s.bulkKeys(tenantID, in)
 	b := tenants.BulkErasure{ID: "be_" + tenants.NewAuditID(now)[:20], TenantID: tenantID, RequestedBy: staffID, RequestedAt: now,
 		ExpiresAt: now.Add(BulkTTL), Status: tenants.BulkPending, Emails: len(in.Emails), Phones: len(in.Phones),
-		Expected: withMentions(p.Counts, p.Mentions), Erased: tenants.Counts{}.Map(), Keys: keys, Total: len(keys)}
+		Expected: WithMentions(p.Counts, p.Mentions), Erased: tenants.Counts{}.Map(), Keys: keys, Total: len(keys)}
 	if err := s.Bulk.InsertBulk(ctx, b); err != nil {
 		return b, wrap("request bulk erasure", err)
 	}
 	counts := p.Counts.Map()
 	counts["emails"], counts["phones"] = b.Emails, b.Phones
-	return b, s.bulkAudit(ctx, b, "staff:"+staffID, tenants.ActionBulkRequested, counts, requestID)
+	return b, s.AuditBulk(ctx, b, "staff:"+staffID, tenants.ActionBulkRequested, counts, requestID)
 }
 
 // DecideBulk approves or rejects a pending request, as a staff user other than its requester.
@@ -204,7 +200,7 @@ func (s *Service) DecideBulk(ctx context.Context, tenantID, id, staffID, request
 	case b.RequestedBy == staffID:
 		return ErrSelfApproval
 	case !s.Now().Before(b.ExpiresAt):
-		if err := s.expireBulk(ctx, b); err != nil {
+		if err := s.ExpireBulk(ctx, b); err != nil {
 			return err
 		}
 		return ErrBulkExpired
@@ -225,84 +221,33 @@ func (s *Service) DecideBulk(ctx context.Context, tenantID, id, staffID, request
 		}
 	}
 	counts := map[string]int{"emails": b.Emails, "phones": b.Phones}
-	return s.bulkAudit(ctx, b, "staff:"+staffID, action, counts, requestID)
-}
-
-// RunBulk expires the requests left pending too long and runs the approved ones to the end,
-// one batch of identifiers per erasure, pausing after each for as long as it took so that
-// intake keeps its pace.
-func (s *Service) RunBulk(ctx context.Context) error {
-	expired, err := s.Bulk.ExpiredBulk(ctx, s.Now())
-	if err != nil {
-		return err
-	}
-	for _, b := range expired {
-		if err := s.expireBulk(ctx, b); err != nil {
-			return err
-		}
-	}
-	runnable, err := s.Bulk.RunnableBulk(ctx)
-	if err != nil {
-		return err
-	}
-	for _, b := range runnable {
-		if err := s.runBulk(ctx, b); err != nil && !errors.Is(err, errBulkProgressed) {
-			return err
-		}
-	}
-	return nil
-}
-
-func (s *Service) runBulk(ctx context.Context, b tenants.BulkErasure) error {
-	erased := tenants.CountsFrom(b.Erased)
-	mentioned := b.Erased[RemovedMentionsKey]
-	for b.Done < len(b.Keys) {
-		started := time.Now()
-		end := min(b.Done+bulkBatch, len(b.Keys))
-		own, mentions := splitBulkKeys(b.Keys[b.Done:end])
-		c, err := s.eraseKeys(ctx, b.TenantID, tenants.ActorSystem, "", "", "bulk erasure "+b.ID, own, mentions)
-		if err != nil {
-			return err
-		}
-		erased = erased.Plus(c.Counts)
-		mentioned += c.RemovedMentions
-		if err := s.Bulk.ProgressBulk(ctx, b.TenantID, b.ID, end, withMentions(erased, mentioned)); err != nil {
-			if errors.Is(err, tenants.ErrConflict) {
-				return errBulkProgressed
-			}
-			return err
-		}
-		b.Done = end
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(time.Since(started)):
-		}
-	}
-	if err := s.Bulk.FinishBulk(ctx, b.TenantID, b.ID, tenants.BulkDone, s.Now().UTC()); err != nil {
-		return err
-	}
-	return s.bulkAudit(ctx, b, tenants.ActorSystem, tenants.ActionBulkCompleted, withMentions(erased, mentioned), "")
+	return s.AuditBulk(ctx, b, "staff:"+staffID, action, counts, requestID)
 }
 
 // RemovedMentionsKey counts, beside the per-kind counts of a bulk erasure's Expected and Erased,
 // the records of others that mention the people (only the mentions go).
 const RemovedMentionsKey = "removedMentions"
 
-func withMentions(c tenants.Counts, mentions int) map[string]int {
+// WithMentions is c as a request's Expected or Erased map, with mentions under
+// RemovedMentionsKey.
+func WithMentions(c tenants.Counts, mentions int) map[string]int {
 	m := c.Map()
 	m[RemovedMentionsKey] = mentions
 	return m
 }
 
-func (s *Service) expireBulk(ctx context.Context, b tenants.BulkErasure) error {
+// ExpireBulk ends request b as expired, its keys removed: the bulk erasure job does so once
+// BulkTTL passed without a decision, a decision coming too late does so at once.
+func (s *Service) ExpireBulk(ctx context.Context, b tenants.BulkErasure) error {
 	if err := s.Bulk.FinishBulk(ctx, b.TenantID, b.ID, tenants.BulkExpired, s.Now().UTC()); err != nil {
 		return err
 	}
-	return s.bulkAudit(ctx, b, tenants.ActorSystem, tenants.ActionBulkExpired, map[string]int{"emails": b.Emails, "phones": b.Phones}, "")
+	return s.AuditBulk(ctx, b, tenants.ActorSystem, tenants.ActionBulkExpired, map[string]int{"emails": b.Emails, "phones": b.Phones}, "")
 }
 
-func (s *Service) bulkAudit(ctx context.Context, b tenants.BulkErasure, actor, action string, counts map[string]int, requestID string) error {
+// AuditBulk appends the audit entry of a step of bulk erasure request b: its counts, never an
+// identifier.
+func (s *Service) AuditBulk(ctx context.Context, b tenants.BulkErasure, actor, action string, counts map[string]int, requestID string) error {
 	return s.Audit.Append(ctx, tenants.AuditEntry{Time: s.Now().UTC(), TenantID: b.TenantID, Actor: actor, Action: action,
 		Counts: counts, Detail: "bulk erasure " + b.ID, RequestID: requestID})
 }

@@ -52,9 +52,9 @@ func (s *Service) Links(ctx context.Context, rec tenants.Record) RecordLinks {
 	return out
 }
 
-// linkEvents adds each record's withdrawal URL to its consent events (events[i] is about
+// LinkEvents adds each record's withdrawal URL to its consent events (events[i] is about
 // recs[i]).
-func (s *Service) linkEvents(ctx context.Context, events []tenants.OutboxEvent, recs []tenants.Record) []tenants.OutboxEvent {
+func (s *Service) LinkEvents(ctx context.Context, events []tenants.OutboxEvent, recs []tenants.Record) []tenants.OutboxEvent {
 	if s.PersonLinks == nil {
 		return events
 	}
@@ -141,7 +141,7 @@ func (s *Service) Confirm(ctx context.Context, token, ip, userAgent, requestID s
 		},
 		Events: func(changed []tenants.Record) []tenants.OutboxEvent {
 			ev := webhook.Confirmed(now, changed[0], claims.Consent)
-			return s.linkEvents(ctx, []tenants.OutboxEvent{ev}, changed)
+			return s.LinkEvents(ctx, []tenants.OutboxEvent{ev}, changed)
 		}})
 	if err != nil {
 		return page, wrap("confirm", err)
@@ -247,7 +247,7 @@ func (s *Service) ownIdentity(ctx context.Context, rec tenants.Record) Identity 
 
 // countryOf is the default country of rec's tenant ("" when unknown).
 func (s *Service) countryOf(ctx context.Context, rec tenants.Record) string {
-	c, _ := s.country(ctx, rec.TenantID)
+	c, _ := s.TenantCountry(ctx, rec.TenantID)
 	return c
 }
 

@@ -57,15 +57,15 @@ func (s *Service) FindPerson(ctx context.Context, tenantID string, id Identity) 
 // makes it all-or-nothing, counts each record for one call only however many run at once, and
 // leaves nothing removed in its files.
 func (s *Service) Erase(ctx context.Context, tenantID, actor, requestID string, id Identity) (Erasure, error) {
-	return s.eraseKeys(ctx, tenantID, actor, requestID, s.Subject(tenantID, id), "",
+	return s.EraseKeys(ctx, tenantID, actor, requestID, s.Subject(tenantID, id), "",
 		s.hashes(tenantID, id), s.mentionHashes(tenantID, id))
 }
 
-// eraseKeys is Erase of the records carrying any of own (anonymised) or mentions (the mentions
-// removed); subject and detail go to the audit entry. Bulk erasure runs through it too.
-func (s *Service) eraseKeys(ctx context.Context, tenantID, actor, requestID, subject, detail string, own, mentions []string) (Erasure, error) {
+// EraseKeys is Erase of the records carrying any of own (anonymised) or mentions (the mentions
+// removed); subject and detail go to the audit entry. The bulk erasure job runs through it too.
+func (s *Service) EraseKeys(ctx context.Context, tenantID, actor, requestID, subject, detail string, own, mentions []string) (Erasure, error) {
 	now := s.Now()
-	country, err := s.country(ctx, tenantID)
+	country, err := s.TenantCountry(ctx, tenantID)
 	if err != nil {
 		return Erasure{}, wrap("erase", err)
 	}
@@ -80,7 +80,7 @@ func (s *Service) eraseKeys(ctx context.Context, tenantID, actor, requestID, sub
 			if !belongs(*rec) {
 				return s.removeMentions(rec, country, mentions), nil
 			}
-			declared, err := s.declared(ctx, tenantID, rec.FormID, forms)
+			declared, err := s.PersonalFields(ctx, tenantID, rec.FormID, forms)
 			if err != nil {
 				return false, err
 			}
@@ -150,8 +150,8 @@ func splitErased(changed []tenants.Record) (anonymised, mentioned []tenants.Reco
 	return anonymised, mentioned
 }
 
-// country returns the tenant's default country ("" when it has none or Tenants is not wired).
-func (s *Service) country(ctx context.Context, tenantID string) (string, error) {
+// TenantCountry returns the tenant's default country ("" when it has none or Tenants is not wired).
+func (s *Service) TenantCountry(ctx context.Context, tenantID string) (string, error) {
 	if s.Tenants == nil {
 		return "", nil
 	}
@@ -162,8 +162,9 @@ func (s *Service) country(ctx context.Context, tenantID string) (string, error) 
 	return t.DefaultCountry, err
 }
 
-// declared returns the custom fields the record's form declares personal, cached per call.
-func (s *Service) declared(ctx context.Context, tenantID, formID string, cache map[string]map[string]bool) (map[string]bool, error) {
+// PersonalFields returns the custom fields the form declares personal, cached in cache (per
+// pass or call).
+func (s *Service) PersonalFields(ctx context.Context, tenantID, formID string, cache map[string]map[string]bool) (map[string]bool, error) {
 	if formID == "" {
 		return nil, nil
 	}

@@ -1,10 +1,10 @@
 // Package ops holds the cases a request or a person needs, shared by the API and the admin UI:
 // ingesting records, finding a person's records, consent reads, unsubscribe, erasure, the
-// access export and the re-permission list, with the request rules the handlers would
-// otherwise each repeat (ParseExpiring, EventIdentity). It also still holds the passes of the
-// background jobs (expiry, retention, bulk erasure, the diagnostics flush), which package
-// jobs runs as a group. It returns plain structs (package api names them on the wire) and
-// works over the store contract of package tenants.
+// access export and the re-permission list, bulk erasure requests and their decisions, with
+// the request rules the handlers would otherwise each repeat (ParseExpiring, EventIdentity).
+// The background passes (expiry, retention, running bulk erasures, the diagnostics flush)
+// live in package jobs and go through the cases here. It returns plain structs (package api
+// names them on the wire) and works over the store contract of package tenants.
 package ops
 
 import (
@@ -32,11 +32,10 @@ type Service struct {
 	Now     func() time.Time
 	// Observer counts erasures, unsubscribes and expiries (nil: nothing is counted).
 	Observer tenants.Observer
-	// Rights, Audit and Catalogue serve the access export, the re-permission list and
-	// retention (rights.go, retention.go).
-	Rights    tenants.RightsRepo
-	Audit     tenants.AuditLog
-	Catalogue Catalogue
+	// Rights and Audit serve the access export, the re-permission list and the retention
+	// preview (rights.go, retention.go).
+	Rights tenants.RightsRepo
+	Audit  tenants.AuditLog
 	// WebhookDiag records inbound webhook deliveries (webhookdiag.go; nil: none recorded).
 	WebhookDiag *WebhookDiagnostics
 	// Bulk keeps four-eyes bulk erasure requests (bulk.go).

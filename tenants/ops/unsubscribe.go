@@ -73,7 +73,7 @@ func (s *Service) RevokeContact(ctx context.Context, tenantID, actor, via, reque
 				Detail: ch.detail() + " via " + via, RequestID: requestID}}
 		},
 		Events: func(changed []tenants.Record) []tenants.OutboxEvent {
-			return s.linkEvents(ctx, webhook.Revoked(tenants.NewAuditID(now), now, changed), changed)
+			return s.LinkEvents(ctx, webhook.Revoked(tenants.NewAuditID(now), now, changed), changed)
 		},
 	})
 	if err != nil {

@@ -10,9 +10,10 @@ import (
 
 // WebhookDiagnostics records inbound webhook deliveries per tenant and provider
 // (docs/API.md §8.4). A delivery only updates a map in memory, under a mutex held for a few
-// map operations; Run writes what gathered to the store every few seconds, one row per
-// tenant, provider and day however many deliveries came. So a flood of deliveries, refused
-// or not, costs the store a bounded number of writes and the request path no store write.
+// map operations; the diagnostics flush job (package jobs) writes what gathered to the store
+// every few seconds (Flush), one row per tenant, provider and day however many deliveries
+// came. So a flood of deliveries, refused or not, costs the store a bounded number of writes
+// and the request path no store write.
 // A crash loses at most the last few seconds of diagnostics, never data.
 type WebhookDiagnostics struct {
 	Repo tenants.WebhookDiagRepo
@@ -23,9 +24,6 @@ type WebhookDiagnostics struct {
 }
 
 type diagKey struct{ tenantID, provider, day string }
-
-// WebhookDiagFlushEvery is how often diagnostics are written to the store.
-const WebhookDiagFlushEvery = 5 * time.Second
 
 // Delivered records an accepted delivery of events provider events that revoked consents on
 // unsubscribed records.
@@ -84,25 +82,6 @@ func (d *WebhookDiagnostics) keepFrom() string {
 // not data) and the error returned for the log.
 func (d *WebhookDiagnostics) Flush(ctx context.Context) error {
 	return d.Repo.Add(ctx, d.take(), d.keepFrom())
-}
-
-// Run flushes every `every` until ctx ends, and once more then.
-func (d *WebhookDiagnostics) Run(ctx context.Context, every time.Duration, logErr func(error)) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			if err := d.Flush(context.WithoutCancel(ctx)); err != nil {
-				logErr(err)
-			}
-			return
-		case <-t.C:
-			if err := d.Flush(ctx); err != nil {
-				logErr(err)
-			}
-		}
-	}
 }
 
 // Stats returns the tenant's diagnostics per provider: the store's, with what this instance
