@@ -357,19 +357,8 @@ func benchHTTP(ctx context.Context, bin, base string, d time.Duration, conns, ro
 	}
 
 	fmt.Printf("wrk: 2 threads, %d connections, %s per run, ~1 KB body, %d rounds after a warm-up, medians\n", conns, d, rounds)
-	warm := max(d/2, 2*time.Second)
-	if _, err := runWrk(ctx, ceilURL, "", os.DevNull, warm, conns, varNew, false); err != nil {
+	if err := warmUp(ctx, ceilURL, targets, max(d/2, 2*time.Second), conns, texts); err != nil {
 		return err
-	}
-	for _, t := range targets {
-		if _, err := runWrk(ctx, t.srv.url, t.key, os.DevNull, warm, conns, varNew, false); err != nil {
-			return err
-		}
-		if texts {
-			if _, err := runWrk(ctx, t.srv.url, t.key, os.DevNull, warm, conns, varTexts, false); err != nil {
-				return err
-			}
-		}
 	}
 	var ceil []wrkResult
 	for round := range rounds {
@@ -399,6 +388,35 @@ func benchHTTP(ctx context.Context, bin, base string, d time.Duration, conns, ro
 			}
 		}
 	}
+	reportHTTP(targets, ceil, texts)
+	if err := verifyAcked(ctx, targets, conns); err != nil {
+		return err
+	}
+	fmt.Printf("outgoing webhooks: %d deliveries received by the bench's endpoint, %d of them consent.confirmation_requested\n", delivered.Load(), confirm.Load())
+	return nil
+}
+
+// warmUp runs the ceiling and every target for warm before the measured rounds.
+func warmUp(ctx context.Context, ceilURL string, targets []*target, warm time.Duration, conns int, texts bool) error {
+	if _, err := runWrk(ctx, ceilURL, "", os.DevNull, warm, conns, varNew, false); err != nil {
+		return err
+	}
+	for _, t := range targets {
+		if _, err := runWrk(ctx, t.srv.url, t.key, os.DevNull, warm, conns, varNew, false); err != nil {
+			return err
+		}
+		if texts {
+			if _, err := runWrk(ctx, t.srv.url, t.key, os.DevNull, warm, conns, varTexts, false); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// reportHTTP prints the ceiling's rate, then each target's per variant: the rate and its ratio
+// to the ceiling, latencies, CPU and bytes written per request.
+func reportHTTP(targets []*target, ceil []wrkResult, texts bool) {
 	ceilRPS := median(ceil, wrkResult.rps)
 	fmt.Printf("%-44s %8.0f req/s (median of %d; runs %s)\n", "parse-only Fiber handler (ceiling)", ceilRPS, len(ceil), rates(ceil))
 	for _, t := range targets {
@@ -436,6 +454,11 @@ func benchHTTP(ctx context.Context, bin, base string, d time.Duration, conns, ro
 				t.name, medianOf(tput), medianOf(cpu), fmtAll(tput, "%.3f"), fmtAll(cpu, "%.3f"))
 		}
 	}
+}
+
+// verifyAcked reads back, on each target, every submission a short verification run had
+// acknowledged: one missing is an error.
+func verifyAcked(ctx context.Context, targets []*target, conns int) error {
 	for _, t := range targets {
 		out := filepath.Join(t.dir, "acked.ids")
 		r, err := runWrk(ctx, t.srv.url, t.key, out, 2*time.Second, conns, varNew, true)
@@ -453,7 +476,6 @@ func benchHTTP(ctx context.Context, bin, base string, d time.Duration, conns, ro
 			return fmt.Errorf("%d acknowledged submissions are missing", missing)
 		}
 	}
-	fmt.Printf("outgoing webhooks: %d deliveries received by the bench's endpoint, %d of them consent.confirmation_requested\n", delivered.Load(), confirm.Load())
 	return nil
 }
 

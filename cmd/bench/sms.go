@@ -82,21 +82,30 @@ func benchSMS(ctx context.Context, bin string, people, n int) error {
 		fmt.Println()
 		if provider == "twilio" {
 			// TwiML says nothing: read a sample of the senders back.
-			bad := 0
-			for i := 0; i < n; i += max(1, n/20) {
-				status, body, _, err := call("POST", srv.url+"/api/v1/consents/search", key, map[string]any{"phone": phone(i * stride)})
-				var r struct {
-					GeneralContact struct{ Phone string } `json:"generalContact"`
-				}
-				if err != nil || status != 200 || json.Unmarshal(body, &r) != nil || r.GeneralContact.Phone != "revoked" {
-					bad++
-					fmt.Printf("  person %d after twilio STOP: %d %s %v\n", i*stride, status, body, err)
-				}
-			}
-			if bad > 0 {
-				return fmt.Errorf("twilio: %d sampled senders still have phone consent", bad)
+			if err := checkRevoked(srv.url, key, n, stride); err != nil {
+				return err
 			}
 		}
+	}
+	return nil
+}
+
+// checkRevoked reads back a sample of the n senders (persons i*stride) after their Twilio
+// STOPs: each must read phone consent revoked.
+func checkRevoked(url, key string, n, stride int) error {
+	bad := 0
+	for i := 0; i < n; i += max(1, n/20) {
+		status, body, _, err := call("POST", url+"/api/v1/consents/search", key, map[string]any{"phone": phone(i * stride)})
+		var r struct {
+			GeneralContact struct{ Phone string } `json:"generalContact"`
+		}
+		if err != nil || status != 200 || json.Unmarshal(body, &r) != nil || r.GeneralContact.Phone != "revoked" {
+			bad++
+			fmt.Printf("  person %d after twilio STOP: %d %s %v\n", i*stride, status, body, err)
+		}
+	}
+	if bad > 0 {
+		return fmt.Errorf("twilio: %d sampled senders still have phone consent", bad)
 	}
 	return nil
 }

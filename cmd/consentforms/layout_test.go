@@ -21,6 +21,7 @@ type sourceFile struct {
 	path string // relative to the module root, with slashes
 	pkg  string // its directory
 	file *ast.File
+	fset *token.FileSet
 }
 
 // moduleSources parses every hand-written, non-test Go file of the module.
@@ -46,7 +47,7 @@ func moduleSources(t *testing.T) []sourceFile {
 		}
 		rel, _ := filepath.Rel(root, path)
 		rel = filepath.ToSlash(rel)
-		out = append(out, sourceFile{path: rel, pkg: filepath.ToSlash(filepath.Dir(rel)), file: f})
+		out = append(out, sourceFile{path: rel, pkg: filepath.ToSlash(filepath.Dir(rel)), file: f, fset: fset})
 		return nil
 	})
 	if err != nil {
@@ -146,6 +147,25 @@ func TestCasesHoldNoWireShapes(t *testing.T) {
 		})
 		if n > 0 {
 			t.Errorf("%s: %d json-tagged fields; wire shapes belong to package api (api/views.go)", sf.path, n)
+		}
+	}
+}
+
+// maxFuncLines bounds a hand-written function, its signature and closing brace included.
+const maxFuncLines = 80
+
+// TestFunctionsFitOnAScreen: no hand-written function of the module (tests aside) runs over
+// maxFuncLines lines; a longer one is split where its steps are (a command table, a job group).
+func TestFunctionsFitOnAScreen(t *testing.T) {
+	for _, sf := range moduleSources(t) {
+		for _, decl := range sf.file.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			if n := sf.fset.Position(fd.End()).Line - sf.fset.Position(fd.Pos()).Line + 1; n > maxFuncLines {
+				t.Errorf("%s: %s has %d lines, at most %d may", sf.path, fd.Name.Name, n, maxFuncLines)
+			}
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"time"
 
@@ -45,24 +46,8 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	}
 	// Closing the store writes what its writer has queued.
 	defer store.Close(context.Background())
-	if err := refuseLostSecrets(ctx, cfg, store); err != nil {
-		return err
-	}
-	keys, err := loadSecrets(cfg)
+	keys, err := readyStore(ctx, cfg, store, stdout, log)
 	if err != nil {
-		return err
-	}
-	if err := refuseLostData(ctx, cfg, keys, store); err != nil {
-		return err
-	}
-	if err := rekeyAtStart(ctx, store, keys, log); err != nil {
-		return fmt.Errorf("re-keying records: %w", err)
-	}
-	if err := firstAdmin(ctx, store, cfg, stdout); err != nil {
-		return err
-	}
-	// The store holds data now (the first admin at least): the secrets file says so.
-	if err := refuseLostData(ctx, cfg, keys, store); err != nil {
 		return err
 	}
 	lim := cfg.Limits.withDefaults(raiseFileLimit())
@@ -108,6 +93,30 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
+}
+
+// readyStore checks the store against the secrets file (refusing a store or a secrets file
+// that lost the other), re-keys its records when the keying changed, creates the first
+// platform admin when it has none, and returns the secrets.
+func readyStore(ctx context.Context, cfg Config, store tenants.Stores, stdout io.Writer, log *slog.Logger) (secrets, error) {
+	if err := refuseLostSecrets(ctx, cfg, store); err != nil {
+		return secrets{}, err
+	}
+	keys, err := loadSecrets(cfg)
+	if err != nil {
+		return secrets{}, err
+	}
+	if err := refuseLostData(ctx, cfg, keys, store); err != nil {
+		return secrets{}, err
+	}
+	if err := rekeyAtStart(ctx, store, keys, log); err != nil {
+		return secrets{}, fmt.Errorf("re-keying records: %w", err)
+	}
+	if err := firstAdmin(ctx, store, cfg, stdout); err != nil {
+		return secrets{}, err
+	}
+	// The store holds data now (the first admin at least): the secrets file says so.
+	return keys, refuseLostData(ctx, cfg, keys, store)
 }
 
 // storeName names the configured store for the log.
