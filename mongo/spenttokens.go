@@ -26,9 +26,14 @@ type spentToken struct {
 	ExpiresAt time.Time `bson:"expiresAt"`
 }
 
-// Spend records the token as spent; first is false when it was already.
+// Spend records the token as spent; first is false when it was already. The tenant's
+// documents whose links expired before at are dropped first.
 func (r *SpentTokens) Spend(ctx context.Context, tenantID, id string, at, expires time.Time) (bool, error) {
-	_, err := r.c.InsertOne(ctx, spentToken{ID: tenantID + ":" + id, TenantID: tenantID, SpentAt: at, ExpiresAt: expires})
+	_, err := r.c.DeleteMany(ctx, bson.D{{Key: "tenantId", Value: tenantID}, {Key: "expiresAt", Value: bson.D{{Key: "$lt", Value: at}}}})
+	if err != nil {
+		return false, translate("drop expired tokens", err)
+	}
+	_, err = r.c.InsertOne(ctx, spentToken{ID: tenantID + ":" + id, TenantID: tenantID, SpentAt: at, ExpiresAt: expires})
 	err = translate("spend token", err)
 	if errors.Is(err, tenants.ErrConflict) {
 		return false, nil

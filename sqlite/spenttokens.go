@@ -12,15 +12,27 @@ type SpentTokens struct{ s *Store }
 
 var _ tenants.SpentTokenRepo = (*SpentTokens)(nil)
 
-// Spend records the token as spent; first is false when it was already.
+// Spend records the token as spent; first is false when it was already. The tenant's rows
+// whose links expired before at go first, in the same transaction.
 func (r *SpentTokens) Spend(ctx context.Context, tenantID, id string, at, expires time.Time) (bool, error) {
-	res, err := r.s.w.ExecContext(ctx, `INSERT INTO spent_tokens (tenant_id, token_id, spent_at, expires_at) VALUES (?, ?, ?, ?)
+	tx, err := r.s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return false, translate("spend token", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit, a no-op
+	if _, err := tx.ExecContext(ctx, `DELETE FROM spent_tokens WHERE tenant_id = ? AND expires_at < ?`, tenantID, ms(at)); err != nil {
+		return false, translate("drop expired tokens", err)
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO spent_tokens (tenant_id, token_id, spent_at, expires_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (tenant_id, token_id) DO NOTHING`, tenantID, id, ms(at), ms(expires))
 	if err != nil {
 		return false, translate("spend token", err)
 	}
 	n, err := res.RowsAffected()
-	return n == 1, translate("spend token", err)
+	if err != nil {
+		return false, translate("spend token", err)
+	}
+	return n == 1, translate("spend token", tx.Commit())
 }
 
 // Spent reports whether the tenant's token was spent.

@@ -9,6 +9,7 @@ import (
 
 var spentTokenTests = map[string]func(t *testing.T, open Open){
 	"spent once, per tenant":             testSpendOnce,
+	"expired spent tokens forgotten":     testSpentTokensPruned,
 	"pending consent stored and counted": testPendingStored,
 }
 
@@ -34,6 +35,31 @@ func testSpendOnce(t *testing.T, open Open) {
 	}
 	if first, err := s.SpentTokens.Spend(ctx, "b", "t1", t0, t0.Add(time.Hour)); err != nil || !first {
 		t.Errorf("tenant b's Spend = %v, %v; want true", first, err)
+	}
+}
+
+// testSpentTokensPruned: a spend forgets the tenant's tokens whose links expired before it,
+// keeps those still live, and leaves other tenants' alone.
+func testSpentTokensPruned(t *testing.T, open Open) {
+	s := open(t)
+	for _, tc := range []struct {
+		tenant, id string
+		expires    time.Time
+	}{{"a", "old", t0.Add(time.Hour)}, {"a", "live", t0.Add(3 * time.Hour)}, {"b", "old", t0.Add(time.Hour)}} {
+		if first, err := s.SpentTokens.Spend(ctx, tc.tenant, tc.id, t0, tc.expires); err != nil || !first {
+			t.Fatalf("Spend(%s, %s) = %v, %v", tc.tenant, tc.id, first, err)
+		}
+	}
+	if first, err := s.SpentTokens.Spend(ctx, "a", "new", t0.Add(2*time.Hour), t0.Add(4*time.Hour)); err != nil || !first {
+		t.Fatalf("Spend(a, new) = %v, %v", first, err)
+	}
+	for _, tc := range []struct {
+		tenant, id string
+		want       bool
+	}{{"a", "old", false}, {"a", "live", true}, {"a", "new", true}, {"b", "old", true}} {
+		if spent, err := s.SpentTokens.Spent(ctx, tc.tenant, tc.id); err != nil || spent != tc.want {
+			t.Errorf("Spent(%s, %s) = %v, %v; want %v", tc.tenant, tc.id, spent, err, tc.want)
+		}
 	}
 }
 
