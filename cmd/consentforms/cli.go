@@ -134,9 +134,15 @@ func formUpdate(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
 	formID := fs.String("form-id", "", "form id")
 	doubleOptIn := fs.String("double-opt-in", "", "channels whose consent the person confirms: email,phone, or none")
 	lang := fs.String("language", "", `the form's language, ISO 639-1 (de); "" is English`)
-	within := fs.String("confirm-within", "", `how long a confirmation link stays valid (7d, P14D); "" is seven days`)
+	settings := formSettingFlags{
+		"double-opt-in":  doubleOptIn,
+		"language":       lang,
+		"confirm-within": fs.String("confirm-within", "", `how long a confirmation link stays valid (7d, P14D); "" is seven days`),
+		"primary-for":    fs.String("primary-for", "", `how long the primary-purpose consent given on the hosted page lasts (1y, P18M); "" is 1y`),
+		"contact-for":    fs.String("contact-for", "", `how long the general-contact consents given on the hosted page last (2y); "" is 2y`),
+	}
 	return func(ctx context.Context, s tenants.Stores) (any, error) {
-		return updateForm(ctx, s, *tenant, *formID, fs, doubleOptIn, lang, within)
+		return updateForm(ctx, s, *tenant, *formID, fs, settings)
 	}
 }
 

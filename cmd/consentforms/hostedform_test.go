@@ -5,6 +5,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
 )
 
 // hostedSubmissionID reads the page's submission id (its hidden field).
@@ -23,7 +26,13 @@ func TestHostedFormWithoutScript(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
 	tn := openTenant(s)
-	s.cli("form", "update", "--tenant", tn, "--form-id", "petition", "--language", "de")
+	set := s.cli("form", "update", "--tenant", tn, "--form-id", "petition", "--language", "de", "--contact-for", "P6M")
+	if set["contactFor"] != "P6M" || set["primaryFor"] != tenants.DefaultPrimaryFor {
+		t.Errorf("form update printed %v; want contactFor P6M and the default primaryFor", set)
+	}
+	if _, err := s.cliErr("form", "update", "--tenant", tn, "--form-id", "petition", "--primary-for", "soon"); err == nil {
+		t.Error("form update took --primary-for soon")
+	}
 	page := "/f/" + tn + "/petition"
 	r := call(t, s, "GET", page, "", nil)
 	if r.Status != 200 {
@@ -77,6 +86,11 @@ func TestHostedFormWithoutScript(t *testing.T) {
 	got := call(t, s, "GET", "/api/v1/forms/submissions/"+sid, rd, nil)
 	if got.Status != 200 || str(got.JSON(t), "contact.email") != "ada@example.org" || str(got.JSON(t), "consents.generalContactEmail.status") != "granted" {
 		t.Fatalf("stored: %d %s", got.Status, got.Body)
+	}
+	// The deadline is the one form update set: six months, not the default two years.
+	if until, err := time.Parse(time.RFC3339, str(got.JSON(t), "consents.generalContactEmail.deadline")); err != nil ||
+		until.After(time.Now().AddDate(0, 7, 0)) || until.Before(time.Now().AddDate(0, 5, 0)) {
+		t.Errorf("e-mail consent deadline %q (%v); want about six months from now", str(got.JSON(t), "consents.generalContactEmail.deadline"), err)
 	}
 	if c := erase(t, s, rd, map[string]any{"email": "ada@example.org"}); c.FormSubmissions != 1 {
 		t.Errorf("erasure counts %+v", c)

@@ -87,20 +87,25 @@ func createForm(ctx context.Context, s tenants.Stores, tenantID, formID, name st
 }
 
 // updateForm applies the form settings the command line set and prints the form's settings.
-func updateForm(ctx context.Context, s tenants.Stores, tenantID, formID string, fs *flag.FlagSet, doubleOptIn, lang, within *string) (any, error) {
+// formSettingFlags are form update's setting flags by name; only those given change.
+type formSettingFlags map[string]*string
+
+func updateForm(ctx context.Context, s tenants.Stores, tenantID, formID string, fs *flag.FlagSet, flags formSettingFlags) (any, error) {
 	in := provision.FormSettings{TenantID: tenantID, FormID: formID}
-	if flagSet(fs, "double-opt-in") {
-		channels := strings.Split(*doubleOptIn, ",")
+	given := func(name string) *string {
+		if flagSet(fs, name) {
+			return flags[name]
+		}
+		return nil
+	}
+	if v := given("double-opt-in"); v != nil {
+		channels := strings.Split(*v, ",")
 		in.DoubleOptIn = &channels
 	}
-	if flagSet(fs, "language") {
-		in.Language = lang
-	}
-	if flagSet(fs, "confirm-within") {
-		in.ConfirmWithin = within
-	}
-	if in.DoubleOptIn == nil && in.Language == nil && in.ConfirmWithin == nil {
-		return nil, errors.New("give --double-opt-in, --language and/or --confirm-within")
+	in.Language, in.ConfirmWithin = given("language"), given("confirm-within")
+	in.PrimaryFor, in.ContactFor = given("primary-for"), given("contact-for")
+	if in.DoubleOptIn == nil && in.Language == nil && in.ConfirmWithin == nil && in.PrimaryFor == nil && in.ContactFor == nil {
+		return nil, errors.New("give at least one of --double-opt-in, --language, --confirm-within, --primary-for, --contact-for")
 	}
 	f, err := provisioner(s).UpdateFormSettings(ctx, cliActor, in)
 	if errors.Is(err, tenants.ErrNotFound) {
@@ -109,8 +114,9 @@ func updateForm(ctx context.Context, s tenants.Stores, tenantID, formID string, 
 	if err != nil {
 		return nil, err
 	}
+	primary, contact := f.ConsentDeadlines()
 	return map[string]any{"formId": f.FormID, "language": f.Language, "doubleOptIn": nonNil(f.DoubleOptIn),
-		"confirmWithin": f.ConfirmWithin}, nil
+		"confirmWithin": f.ConfirmWithin, "primaryFor": primary, "contactFor": contact}, nil
 }
 
 // publishText publishes the text given by --text or read from --file (one of them).

@@ -38,17 +38,22 @@ func CheckForm(in FormInput) tenants.Violations {
 	return c.vs
 }
 
+// consentFor checks how long the consents given on a hosted page last: an interval, or
+// nothing for the default.
+func (c *checks) consentFor(field, v string) {
+	if iv, err := consent.ParseInterval(v); v != "" && (err != nil || iv.IsZero()) {
+		c.add(field, CodeInvalid, "Give an interval such as 1y or P18M, or nothing for the default.")
+	}
+}
+
 func (c *checks) form(in FormInput) {
 	if !tenants.ValidFormID(in.FormID) {
 		c.add("form_id", CodeInvalid, "Use 1 to 128 characters: letters, digits, and . _ : -")
 	}
 	c.name("name", in.Name, MaxFormName, false, "Use at most 200 characters.")
 	c.retention(in.Retention, in.RetentionFrom)
-	for field, v := range map[string]string{"primary_for": in.PrimaryFor, "contact_for": in.ContactFor} {
-		if iv, err := consent.ParseInterval(v); v != "" && (err != nil || iv.IsZero()) {
-			c.add(field, CodeInvalid, "Give an interval such as 1y or P18M, or nothing for the default.")
-		}
-	}
+	c.consentFor("primary_for", in.PrimaryFor)
+	c.consentFor("contact_for", in.ContactFor)
 	if len(in.Fields) > MaxFields {
 		c.add("field", CodeTooLong, "Declare at most 200 custom fields.")
 	}

@@ -21,6 +21,9 @@ type FormSettings struct {
 	DoubleOptIn *[]string
 	// ConfirmWithin: how long a confirmation link stays valid ("7d", "P7D"); "" is seven days.
 	ConfirmWithin *string
+	// PrimaryFor and ContactFor: how long the consents given on the hosted page last
+	// (intervals; "" is the default).
+	PrimaryFor, ContactFor *string
 }
 
 // CheckFormSettings validates the settings given and returns them normalised (language lower
@@ -62,6 +65,17 @@ func CheckFormSettings(in FormSettings) (FormSettings, tenants.Violations) {
 		}
 		out.ConfirmWithin = &within
 	}
+	for _, v := range []struct {
+		field string
+		in    *string
+		out   **string
+	}{{"primary_for", in.PrimaryFor, &out.PrimaryFor}, {"contact_for", in.ContactFor, &out.ContactFor}} {
+		if v.in != nil {
+			d := strings.TrimSpace(*v.in)
+			c.consentFor(v.field, d)
+			*v.out = &d
+		}
+	}
 	return out, c.vs
 }
 
@@ -90,6 +104,12 @@ func (s *Service) UpdateFormSettings(ctx context.Context, a Actor, in FormSettin
 	}
 	if in.ConfirmWithin != nil {
 		f.ConfirmWithin = *in.ConfirmWithin
+	}
+	if in.PrimaryFor != nil {
+		f.PrimaryFor = *in.PrimaryFor
+	}
+	if in.ContactFor != nil {
+		f.ContactFor = *in.ContactFor
 	}
 	f.UpdatedAt = s.now()
 	if err := s.Forms.Save(ctx, f); err != nil {
