@@ -10,9 +10,15 @@ import (
 
 const dayMS = 24 * 60 * 60 * 1000
 
-// CreatedPerDay counts the tenant's records of kind created in [from, to) per UTC day, from
-// the index of creation times (INDEXED BY: no record is read).
+// CreatedPerDay counts the tenant's records of kind created in [from, to) per UTC day: from
+// record_days (migration 00017, kept by triggers) when both ends are whole UTC days, as the
+// dashboard asks, otherwise from the index of creation times (INDEXED BY: no record is read).
 func (r *Records) CreatedPerDay(ctx context.Context, tenantID string, kind tenants.Kind, from, to time.Time) (map[time.Time]int64, error) {
+	if ms(from)%dayMS == 0 && ms(to)%dayMS == 0 {
+		return r.perDay(ctx, "created per day", `SELECT day, n FROM record_days
+			WHERE tenant_id = ? AND kind = ? AND day >= ? AND day < ? AND n > 0`,
+			tenantID, string(kind), ms(from)/dayMS, ms(to)/dayMS)
+	}
 	return r.perDay(ctx, "created per day", `SELECT created_at / ?, count(*) FROM records INDEXED BY records_created
 		WHERE tenant_id = ? AND kind = ? AND created_at >= ? AND created_at < ? GROUP BY 1`,
 		dayMS, tenantID, string(kind), ms(from), ms(to))
