@@ -2,7 +2,13 @@ package sqlite
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
 	"testing"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+	"github.com/pressly/goose/v3"
 )
 
 // TestRecordStatsFollowTheRecords: the dashboard's counts (record_stats, record_days, kept by
@@ -51,4 +57,55 @@ func TestRecordStatsFollowTheRecords(t *testing.T) {
 		`SELECT tenant_id, kind, anonymised_at IS NOT NULL, pp_status, ge_status, gp_status, count(*) FROM records GROUP BY 1, 2, 3, 4, 5, 6`)
 	same("record_days", `SELECT tenant_id, kind, day, n FROM record_days WHERE n > 0`,
 		`SELECT tenant_id, kind, created_at / 86400000, count(*) FROM records GROUP BY 1, 2, 3`)
+}
+
+// TestRecordStatsMigrationCountsExistingRecords: a database of migration 00016 with records
+// in it gets counts equal to its records when 00017 applies at the next start, and the
+// dashboard's stats read them.
+func TestRecordStatsMigrationCountsExistingRecords(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(ctx, Config{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys, _ := fs.Sub(migrations, "migrations")
+	p, err := goose.NewProvider(goose.DialectSQLite3, s.w, fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.DownTo(ctx, 16); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 30 {
+		st := []string{"granted", "revoked", "not_granted"}[i%3]
+		var anon any
+		if i%10 == 0 {
+			anon = 5
+		}
+		if _, err := s.w.ExecContext(ctx, `INSERT INTO records (tenant_id, kind, public_id, form_id, created_at, pp_status, ge_status, gp_status, anonymised_at, body)
+			VALUES ('a', 'formSubmission', ?, 'f', ?, 'granted', ?, 'not_granted', ?, '{}')`, fmt.Sprint(i), int64(i)*3600000, st, anon); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close(ctx)
+	if s, err = Open(ctx, Config{Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	stats, err := s.Records.ConsentStats(ctx, "a", tenants.KindFormSubmission, time.UnixMilli(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := tenants.StatusCounts{Granted: 9, Revoked: 9, NotGranted: 9}
+	if stats.GeneralContactEmail != want || stats.Anonymised != 3 || stats.PrimaryPurpose.Granted != 27 {
+		t.Errorf("stats after the migration %+v, want e-mail %+v, 3 anonymised, 27 primary purpose granted", stats, want)
+	}
+	days, err := s.Records.CreatedPerDay(ctx, "a", tenants.KindFormSubmission, time.UnixMilli(0), time.UnixMilli(2*dayMS))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if days[time.UnixMilli(0).UTC()] != 24 || days[time.UnixMilli(dayMS).UTC()] != 6 {
+		t.Errorf("records per day after the migration %v, want 24 and 6", days)
+	}
 }

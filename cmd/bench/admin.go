@@ -115,7 +115,7 @@ func findPerson(c *staffClient, people, n int) error {
 	}
 	var ds []time.Duration
 	for i := range n {
-		p := 2 + i*(people/(n+1))
+		p := 2 + personOffset + i*(people/(n+1))
 		start := time.Now()
 		resp, err := c.client.PostForm(c.base+"/admin/submissions/find", url.Values{"_csrf": {token}, "email": {email(p)}})
 		if err != nil {
