@@ -118,6 +118,8 @@ func TestListAndJobQueriesUseIndexes(t *testing.T) {
 		query{"dashboard: granted past its deadline", `SELECT pp_status FROM records INDEXED BY records_due
 			WHERE next_deadline IS NOT NULL AND next_deadline <= ? AND tenant_id = ? AND kind = ? AND anonymised_at IS NULL`,
 			[]any{ms(now), tenant, "formSubmission"}, []string{"SEARCH records USING INDEX records_due"}},
+		query{"dashboard: consents expiring per day", `SELECT day, n FROM record_expiring_days WHERE tenant_id = ? AND channel = ? AND day >= ? AND day < ? AND n > 0`,
+			[]any{tenant, "ge", 1, 30}, []string{"SEARCH record_expiring_days USING PRIMARY KEY"}},
 		query{"dashboard: records per day", `SELECT day, n FROM record_days WHERE tenant_id = ? AND kind = ? AND day >= ? AND day < ? AND n > 0`,
 			[]any{tenant, "formSubmission", 1, 30}, []string{"SEARCH record_days USING PRIMARY KEY"}},
 	)
