@@ -38,7 +38,7 @@ func (c *staffClient) csrfToken(path string) (string, error) {
 // signIn signs the bench's tenant admin in through the login form.
 func signIn(base string) (*staffClient, error) {
 	jar, _ := cookiejar.New(nil)
-	c := &staffClient{base: base, client: &http.Client{Jar: jar, Timeout: 60 * time.Second}}
+	c := &staffClient{base: base, client: &http.Client{Jar: jar, Timeout: 10 * time.Minute}}
 	token, err := c.csrfToken("/admin/login")
 	if err != nil {
 		return nil, err
