@@ -15,7 +15,7 @@ func (r *Records) CountUpTo(ctx context.Context, tenantID string, kind tenants.K
 		return 0, err
 	}
 	var n int64
-	err = r.s.r.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM records WHERE `+where+` LIMIT :most)`,
+	err = r.s.r.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM records`+statusIndex(p)+` WHERE `+where+` LIMIT :most)`,
 		append(args, sql.Named("most", most))...).Scan(&n)
 	return n, translate("count records", err)
 }

@@ -88,15 +88,41 @@ func TestListAndJobQueriesUseIndexes(t *testing.T) {
 	}{
 		{"list records", tenants.Page{Limit: 50, Now: now}, "records_created"},
 		{"list records of a form", tenants.Page{Limit: 50, FormID: "f", Now: now}, "records_form"},
+		{"list records, e-mail consent revoked", tenants.Page{Limit: 50, Consent: tenants.ConsentGeneralContactEmail,
+			Status: tenants.StatusRevoked, Now: now}, "records_revoked_ge"},
+		{"list records, primary purpose revoked", tenants.Page{Limit: 50, Consent: tenants.ConsentPrimaryPurpose,
+			Status: tenants.StatusRevoked, Now: now}, "records_revoked_pp"},
+		{"list records, phone consent pending", tenants.Page{Limit: 50, Consent: tenants.ConsentGeneralContactPhone,
+			Status: tenants.StatusPending, Now: now}, "records_pending_gp"},
+		{"list records, e-mail consent lapsed", tenants.Page{Limit: 50, Consent: tenants.ConsentGeneralContactEmail,
+			Status: tenants.StatusLapsed, Now: now}, "records_pending_ge"},
 	} {
 		where, args, err := listWhere(tenant, tenants.KindFormSubmission, p.page)
 		if err != nil {
 			t.Fatal(err)
 		}
 		args = append(args, sql.Named("limit", 50), sql.Named("skip", 0))
-		qs = append(qs, query{p.name, `SELECT ` + recordCols + ` FROM records WHERE ` + where +
+		qs = append(qs, query{p.name, `SELECT ` + recordCols + ` FROM records` + statusIndex(p.page) + ` WHERE ` + where +
 			` ORDER BY created_at DESC, rid DESC LIMIT :limit OFFSET :skip`, args, []string{"SEARCH records USING INDEX " + p.index}})
+		qs = append(qs, query{p.name + " (count)", `SELECT count(*) FROM (SELECT 1 FROM records` + statusIndex(p.page) + ` WHERE ` + where +
+			` LIMIT 1000)`, args[:len(args)-2], []string{"SEARCH records USING"}})
+		if statusIndex(p.page) != "" {
+			qs[len(qs)-1].want = append(qs[len(qs)-1].want, "INDEX "+p.index)
+		}
 	}
+	// The dashboard: stored statuses and days from the tables the triggers keep (migration
+	// 00017), deadlines passed from the expiry job's index.
+	qs = append(qs,
+		query{"dashboard: consent statuses", `SELECT anonymised, pp_status, ge_status, gp_status, n FROM record_stats
+			WHERE tenant_id = ? AND kind = ? AND n > 0`, []any{tenant, "formSubmission"}, []string{"SEARCH record_stats USING PRIMARY KEY"}},
+		query{"dashboard: granted past its deadline", `SELECT pp_status FROM records INDEXED BY records_due
+			WHERE next_deadline IS NOT NULL AND next_deadline <= ? AND tenant_id = ? AND kind = ? AND anonymised_at IS NULL`,
+			[]any{ms(now), tenant, "formSubmission"}, []string{"SEARCH records USING INDEX records_due"}},
+		query{"dashboard: consents expiring per day", `SELECT day, n FROM record_expiring_days WHERE tenant_id = ? AND channel = ? AND day >= ? AND day < ? AND n > 0`,
+			[]any{tenant, "ge", 1, 30}, []string{"SEARCH record_expiring_days USING PRIMARY KEY"}},
+		query{"dashboard: records per day", `SELECT day, n FROM record_days WHERE tenant_id = ? AND kind = ? AND day >= ? AND day < ? AND n > 0`,
+			[]any{tenant, "formSubmission", 1, 30}, []string{"SEARCH record_days USING PRIMARY KEY"}},
+	)
 	qs = append(qs,
 		query{"count records", `SELECT count(*) FROM records WHERE tenant_id = ? AND kind = ?`, []any{tenant, "formSubmission"},
 			[]string{"SEARCH records USING COVERING INDEX"}},
@@ -118,6 +144,7 @@ func TestListAndJobQueriesUseIndexes(t *testing.T) {
 		{"audit log", &tenant, tenants.AuditFilter{Limit: 50}, nil, "audit_tenant"},
 		{"audit log by action", &tenant, tenants.AuditFilter{Limit: 50, Action: tenants.ActionConsentGranted}, nil, "audit_tenant_action"},
 		{"audit log by actor", &tenant, tenants.AuditFilter{Limit: 50, Actor: "key:k1"}, nil, "audit_tenant_actor"},
+		{"audit log by action and actor (the dashboard's confirmations)", &tenant, tenants.AuditFilter{Action: tenants.ActionConsentGranted, Actor: "subject"}, nil, "audit_tenant_actor"},
 		{"audit log in a date range, paged", &tenant, tenants.AuditFilter{Limit: 2000, From: now.Add(-time.Hour), To: now}, &cursor{time: ms(now), seq: 9}, "audit_tenant"},
 		{"audit log of every tenant", nil, tenants.AuditFilter{Limit: 50}, nil, "audit_time"},
 	} {

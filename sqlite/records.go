@@ -82,7 +82,7 @@ func (r *Records) List(ctx context.Context, tenantID string, kind tenants.Kind, 
 		return nil, err
 	}
 	args = append(args, sql.Named("limit", limitOrAll(p.Limit)), sql.Named("skip", p.Skip))
-	rows, err := queryAll(ctx, r.s.r, "list records", scanRecord, `SELECT `+recordCols+` FROM records WHERE `+
+	rows, err := queryAll(ctx, r.s.r, "list records", scanRecord, `SELECT `+recordCols+` FROM records`+statusIndex(p)+` WHERE `+
 		where+` ORDER BY created_at DESC, rid DESC LIMIT :limit OFFSET :skip`, args...)
 	out := make([]tenants.Record, len(rows))
 	for i := range rows {
@@ -110,6 +110,26 @@ func listWhere(tenantID string, kind tenants.Kind, p tenants.Page) (string, []an
 		where = append(where, cond, "anonymised_at IS NULL")
 	}
 	return strings.Join(where, " AND "), args, nil
+}
+
+// statusIndexes are the partial indexes (migration 00018) of the live records holding a
+// consent in a status few records hold, newest first: a list or count filtered by that status
+// reads them instead of passing over the records of every other status.
+var statusIndexes = map[tenants.ConsentName]map[tenants.ConsentStatus]string{
+	tenants.ConsentPrimaryPurpose: {tenants.StatusRevoked: "records_revoked_pp"},
+	tenants.ConsentGeneralContactEmail: {tenants.StatusRevoked: "records_revoked_ge",
+		tenants.StatusPending: "records_pending_ge", tenants.StatusLapsed: "records_pending_ge"},
+	tenants.ConsentGeneralContactPhone: {tenants.StatusRevoked: "records_revoked_gp",
+		tenants.StatusPending: "records_pending_gp", tenants.StatusLapsed: "records_pending_gp"},
+}
+
+// statusIndex is the INDEXED BY clause of a list or count filtered by p, "" where none serves.
+// (Without it the planner, having no statistics, would read the index of creation times.)
+func statusIndex(p tenants.Page) string {
+	if index := statusIndexes[p.Consent][p.Status]; index != "" && p.Consent != "" {
+		return " INDEXED BY " + index
+	}
+	return ""
 }
 
 // statusFilter is the condition of a status filter on one consent or ("") on any of them.
@@ -144,41 +164,101 @@ func (r *Records) Count(ctx context.Context, tenantID string, kind tenants.Kind)
 }
 
 // ConsentStats counts the tenant's live records of kind per consent and status at now,
-// deadlines applied, and its anonymised ones apart: one pass over the covering index of the
-// status columns (INDEXED BY: the query fails rather than read the table).
+// deadlines applied, and its anonymised ones apart. The stored statuses come from record_stats
+// (migration 00017: a few rows per tenant and kind, kept by triggers); a consent stored as
+// granted whose deadline has passed, which the expiry job has not rewritten yet, reads expired:
+// those records are found through the expiry job's index of next deadlines (each has one at or
+// before now) and moved from granted to expired. No pass over the tenant's records.
 func (r *Records) ConsentStats(ctx context.Context, tenantID string, kind tenants.Kind, now time.Time) (tenants.ConsentStats, error) {
-	measured := []tenants.ConsentStatus{tenants.StatusGranted, tenants.StatusExpired, tenants.StatusRevoked}
-	var sums []string
-	for _, name := range tenants.ConsentNames {
-		for _, status := range measured {
-			cond, _ := statusIs(name, status)
-			sums = append(sums, "coalesce(sum(anonymised_at IS NULL AND "+cond+"), 0)")
-		}
-	}
-	counts := make([]int64, len(sums)+2)
-	dest := make([]any, len(counts))
-	for i := range counts {
-		dest[i] = &counts[i]
-	}
-	err := r.s.r.QueryRowContext(ctx, `SELECT `+strings.Join(sums, ", ")+`, coalesce(sum(anonymised_at IS NOT NULL), 0), count(*)
-		FROM records INDEXED BY records_consents WHERE tenant_id = :tenant AND kind = :kind`,
-		sql.Named("tenant", tenantID), sql.Named("kind", string(kind)), sql.Named("now", ms(now))).Scan(dest...)
 	var out tenants.ConsentStats
+	tx, err := r.s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return out, translate("consent stats", err)
 	}
-	out.Anonymised = counts[len(counts)-2]
-	live := counts[len(counts)-1] - out.Anonymised
-	for i, name := range tenants.ConsentNames {
-		c := out.Of(name)
-		c.NotGranted = live
-		for j, status := range measured {
-			n := counts[i*len(measured)+j]
-			c.Add(status, n)
-			c.NotGranted -= n
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `SELECT anonymised, pp_status, ge_status, gp_status, n FROM record_stats
+		WHERE tenant_id = ? AND kind = ? AND n > 0`, tenantID, string(kind))
+	if err != nil {
+		return out, translate("consent stats", err)
+	}
+	var live int64
+	type counted struct{ granted, expired, revoked int64 }
+	per := make([]counted, len(tenants.ConsentNames))
+	add := func(i int, status string, n int64) {
+		switch tenants.ConsentStatus(status) {
+		case tenants.StatusGranted:
+			per[i].granted += n
+		case tenants.StatusExpired:
+			per[i].expired += n
+		case tenants.StatusRevoked:
+			per[i].revoked += n
 		}
 	}
+	for rows.Next() {
+		var anonymised bool
+		var st [3]string
+		var n int64
+		if err := rows.Scan(&anonymised, &st[0], &st[1], &st[2], &n); err != nil {
+			rows.Close()
+			return out, translate("consent stats", err)
+		}
+		if anonymised {
+			out.Anonymised += n
+			continue
+		}
+		live += n
+		for i := range tenants.ConsentNames {
+			add(i, st[consentColumn(tenants.ConsentNames[i])], n)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return out, translate("consent stats", err)
+	}
+	// Granted with a deadline that has passed: expired at now.
+	rows, err = tx.QueryContext(ctx, `SELECT pp_status, pp_deadline, ge_status, ge_deadline, gp_status, gp_deadline
+		FROM records INDEXED BY records_due WHERE next_deadline IS NOT NULL AND next_deadline <= ?
+		AND tenant_id = ? AND kind = ? AND anonymised_at IS NULL`, ms(now), tenantID, string(kind))
+	if err != nil {
+		return out, translate("consent stats", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var st [3]string
+		var dl [3]sql.NullInt64
+		if err := rows.Scan(&st[0], &dl[0], &st[1], &dl[1], &st[2], &dl[2]); err != nil {
+			return out, translate("consent stats", err)
+		}
+		for i := range tenants.ConsentNames {
+			c := consentColumn(tenants.ConsentNames[i])
+			if tenants.ConsentStatus(st[c]) == tenants.StatusGranted && dl[c].Valid && dl[c].Int64 <= ms(now) {
+				per[i].granted--
+				per[i].expired++
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return out, translate("consent stats", err)
+	}
+	for i, name := range tenants.ConsentNames {
+		c := out.Of(name)
+		c.NotGranted = live - per[i].granted - per[i].expired - per[i].revoked
+		c.Add(tenants.StatusGranted, per[i].granted)
+		c.Add(tenants.StatusExpired, per[i].expired)
+		c.Add(tenants.StatusRevoked, per[i].revoked)
+	}
 	return out, nil
+}
+
+// consentColumn is the place of a consent's status in record_stats' (pp, ge, gp) order.
+func consentColumn(name tenants.ConsentName) int {
+	switch name {
+	case tenants.ConsentGeneralContactEmail:
+		return 1
+	case tenants.ConsentGeneralContactPhone:
+		return 2
+	}
+	return 0
 }
 
 func placeholders(n int) string {

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -325,11 +326,34 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}
-	if _, err := p.Up(ctx); err != nil {
+	// On a database that holds data, say what is applied: a migration that rebuilds an index
+	// or fills a table from the records takes seconds per million records (docs/STORAGE.md).
+	// Each migration is one transaction: a start stopped during one applies it again whole.
+	current, _ := p.GetDBVersion(ctx)
+	if current > 0 {
+		if st, err := p.Status(ctx); err == nil {
+			var pending []int64
+			for _, m := range st {
+				if m.State == goose.StatePending {
+					pending = append(pending, m.Source.Version)
+				}
+			}
+			if len(pending) > 0 {
+				slog.Info("applying schema migrations", "from", current, "pending", fmt.Sprint(pending))
+			}
+		}
+	}
+	res, err := p.Up(ctx)
+	if err != nil {
 		// Another process may have applied a migration between our version check and our
 		// transaction (which then fails, adding a column twice): the second try sees it applied.
-		if _, err := p.Up(ctx); err != nil {
+		if res, err = p.Up(ctx); err != nil {
 			return fmt.Errorf("apply migrations: %w", err)
+		}
+	}
+	if current > 0 {
+		for _, r := range res {
+			slog.Info("applied schema migration", "version", r.Source.Version, "took", r.Duration.Round(time.Millisecond).String())
 		}
 	}
 	return nil

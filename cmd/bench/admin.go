@@ -38,7 +38,7 @@ func (c *staffClient) csrfToken(path string) (string, error) {
 // signIn signs the bench's tenant admin in through the login form.
 func signIn(base string) (*staffClient, error) {
 	jar, _ := cookiejar.New(nil)
-	c := &staffClient{base: base, client: &http.Client{Jar: jar, Timeout: 60 * time.Second}}
+	c := &staffClient{base: base, client: &http.Client{Jar: jar, Timeout: 10 * time.Minute}}
 	token, err := c.csrfToken("/admin/login")
 	if err != nil {
 		return nil, err
@@ -115,7 +115,7 @@ func findPerson(c *staffClient, people, n int) error {
 	}
 	var ds []time.Duration
 	for i := range n {
-		p := 2 + i*(people/(n+1))
+		p := 2 + personOffset + i*(people/(n+1))
 		start := time.Now()
 		resp, err := c.client.PostForm(c.base+"/admin/submissions/find", url.Values{"_csrf": {token}, "email": {email(p)}})
 		if err != nil {

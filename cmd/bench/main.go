@@ -39,7 +39,7 @@ func run(ctx context.Context, args []string) error {
 	people := fs.Int("people", 15000, "persons to seed, each with 2 records per type (store; sms: default 12500, 100k records)")
 	samples := fs.Int("n", 30, "timed operations of each kind (store; sms: STOPs per provider, default 2000)")
 	texts := fs.Bool("texts", false, "alternate the plain form with one that has consent texts and double opt-in by e-mail, instead of the shared-phone runs (http)")
-	keep := fs.String("keep", "", "seed into this data dir and keep it afterwards (store)")
+	keep := fs.String("keep", "", "seed into this data dir and keep it afterwards; a dir seeded so before is measured again without seeding (store)")
 	store := fs.String("store", "sqlite", "sqlite, or mongo: MongoDB's stand-in (FerretDB) started here on loopback (crash)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
