@@ -73,9 +73,12 @@ func (c *skewClock) now() time.Time       { return time.Now().Add(time.Duration(
 func (c *skewClock) skip(d time.Duration) { c.skew.Add(int64(d)) }
 
 // faultRound bounds the operations one database takes: FerretDB reads every filter but an
-// exact _id by decoding the whole collection, so a path's operations run in rounds of at most
-// this many, each on a fresh database (MongoDB would not need it).
-const faultRound = 200
+// exact _id by decoding the whole collection, so an operation costs in proportion to what the
+// round stored before it, and a round's cost grows with the square of its size (MongoDB would
+// not need it). A path's operations run in rounds of at most this many, each on a fresh
+// database: 200 operations take eight rounds of 25, an eighth of the time one round of 200
+// took (most of a round's time is FerretDB's scans, not waits).
+const faultRound = 25
 
 // tally sums a path's counts over its rounds.
 type tally struct {
@@ -172,8 +175,16 @@ func (env *faultEnv) faults(path int, on bool) {
 	}
 }
 
-// until repeats fn, as a client repeats a 5xx, until it succeeds; a repeat that keeps
-// finding an erasure's claim waits out the lease (the clock skips it).
+// leaseAfter is how many unavailable answers in a row, each after the erasure waited
+// claimWait for the claim, a repeat takes before the lease is skipped.
+const leaseAfter = 2
+
+// until repeats fn, as a client repeats a 5xx, until it succeeds. A repeat that finds an
+// erasure's claim again skips the claim's lease on the stores' clock instead of waiting it
+// out: in these runs one caller erases a person, one try after another, so a claim still
+// held after a try answered unavailable was left by an earlier try that stopped (or by its
+// command landing late), never by an erasure still running.
+
 func (env *faultEnv) until(t *testing.T, what string, fn func() error) {
 	t.Helper()
 	busy := 0
@@ -189,7 +200,7 @@ func (env *faultEnv) until(t *testing.T, what string, fn func() error) {
 			}
 		}
 		if errors.Is(err, errErasing) {
-			if busy++; busy == 20 {
+			if busy++; busy == leaseAfter {
 				env.clk.skip(claimLease)
 				env.leases.Add(1)
 				busy = 0
