@@ -33,7 +33,9 @@ import (
 //
 // CONSENTFORMS_FAULT_OPS sets the operations per path (default faultOpsDefault, to keep go
 // test ./mongo short; the full run is 2000), CONSENTFORMS_FAULT_SECONDS the length of the
-// two-instance mixed load (default 3 s; the full run is 60).
+// two-instance mixed load (default 3 s; the full run is 60), CONSENTFORMS_FAULT_ROUND the
+// operations per round (default faultRound; larger rounds make each operation slower on
+// FerretDB, and so widen the windows between a cut and what the server still does).
 
 const faultOpsDefault = 40
 
@@ -99,9 +101,10 @@ func (c *tally) add(name string, v int64) {
 // rounds of at most faultRound, each on a fresh environment, and logs the sums.
 func faultRounds(t *testing.T, path func(t *testing.T, env *faultEnv, n int, sum *tally)) {
 	total := envInt(t, "CONSENTFORMS_FAULT_OPS", faultOpsDefault)
+	round := envInt(t, "CONSENTFORMS_FAULT_ROUND", faultRound)
 	var sum tally
 	for r, done := 0, 0; done < total; r++ {
-		n := min(faultRound, total-done)
+		n := min(round, total-done)
 		done += n
 		if !t.Run(fmt.Sprintf("round%d", r), func(t *testing.T) {
 			env := newFaultEnv(t, uint64(r))
