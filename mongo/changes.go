@@ -103,7 +103,11 @@ func (w *Writer) changes(ctx context.Context, ch tenants.Change) ([]change, erro
 // cleared. A revocation changes consents only: nothing else is written. A stop between the
 // rewrites and the entry leaves the marks; whoever reaches a marked record next — the caller's
 // repeat, answered the error — finds its entry missing and appends it, so that a revocation is
-// never left without its entry and a repeat never writes one twice.
+// never left without its entry and a repeat never writes one twice. A record found changed as
+// this call would change it, under a mark whose entry is missing, is owed in the same way,
+// whether it was so when read or became so before this call's rewrite (the rewrite of a call
+// answered an error can land after its repeat read the record: a cut connection's command
+// still running on the server).
 func (w *Writer) Revoke(ctx context.Context, ch tenants.Change) ([]tenants.Record, error) {
 	docs, err := w.s.Records.changeDocs(ctx, ch)
 	if err != nil {
@@ -124,7 +128,7 @@ func (w *Writer) Revoke(ctx context.Context, ch tenants.Change) ([]tenants.Recor
 	entryID := tenants.NewAuditID(time.Now())
 	changed := owed
 	for _, c := range todo {
-		ok, err := w.revoke(ctx, ch, c, entryID)
+		r, err := w.revoke(ctx, ch, c, entryID)
 		if err != nil {
 			// What was rewritten is audited before the error is answered, under an id of its
 			// own: the record that failed may have been rewritten too (its answer lost), marked
@@ -135,8 +139,8 @@ func (w *Writer) Revoke(ctx context.Context, ch tenants.Change) ([]tenants.Recor
 			}
 			return nil, err
 		}
-		if ok {
-			changed = append(changed, c.after)
+		if r.mark != "" {
+			changed = append(changed, r)
 		}
 	}
 	if len(changed) > 0 {
@@ -144,37 +148,65 @@ func (w *Writer) Revoke(ctx context.Context, ch tenants.Change) ([]tenants.Recor
 			return nil, err
 		}
 	}
-	return changed, nil
+	out := make([]tenants.Record, len(changed))
+	for i, r := range changed {
+		out[i] = r.rec
+	}
+	return out, nil
+}
+
+// revokedRec is a record a revocation audits and the mark that its entry settles: the
+// call's own entry id when the call rewrote it, another call's when the record was owed.
+type revokedRec struct {
+	rec  tenants.Record
+	mark string
 }
 
 // revocations applies ch to copies of docs and returns those it changes, and, of the others,
 // the records an earlier revocation marked whose entry is missing (owed an entry).
-func (w *Writer) revocations(ctx context.Context, docs []recordDoc, ch tenants.Change) (todo []change, owed []tenants.Record, err error) {
+func (w *Writer) revocations(ctx context.Context, docs []recordDoc, ch tenants.Change) (todo []change, owed []revokedRec, err error) {
 	for _, d := range docs {
 		c, err := prepare(d, ch)
 		if err != nil {
 			return nil, nil, err
 		}
-		switch {
-		case c.changed:
+		if c.changed {
 			todo = append(todo, c)
-		case d.AuditPending != "":
-			ok, err := w.s.Audit.settled(ctx, d.TenantID, d.AuditPending)
-			if err != nil {
-				return nil, nil, err
-			}
-			if !ok {
-				owed = append(owed, c.before)
-			}
+			continue
+		}
+		r, err := w.owed(ctx, c)
+		if err != nil {
+			return nil, nil, err
+		}
+		if r.mark != "" {
+			owed = append(owed, r)
 		}
 	}
 	return todo, owed, nil
 }
 
+// owed returns c's record with its mark when the mark's entry is missing, else nothing.
+func (w *Writer) owed(ctx context.Context, c change) (revokedRec, error) {
+	if c.doc.AuditPending == "" {
+		return revokedRec{}, nil
+	}
+	ok, err := w.s.Audit.settled(ctx, c.doc.TenantID, c.doc.AuditPending)
+	if err != nil || ok {
+		return revokedRec{}, err
+	}
+	return revokedRec{rec: c.before, mark: c.doc.AuditPending}, nil
+}
+
 // auditRevoked appends the entries of the revoked records, the first under entryID (the id
-// their marks await), then clears the marks (a mark left by a failure here finds its entry
-// stored and is cleared by the next revocation reaching the record).
-func (w *Writer) auditRevoked(ctx context.Context, ch tenants.Change, entryID string, recs []tenants.Record) error {
+// their marks await, when this call rewrote them), then clears the marks it settled: each
+// record's mark is cleared only while it is the one this entry settles, never another call's
+// set since (a mark left by a failure here finds its entry stored and is cleared by the next
+// revocation reaching the record).
+func (w *Writer) auditRevoked(ctx context.Context, ch tenants.Change, entryID string, revs []revokedRec) error {
+	recs := make([]tenants.Record, len(revs))
+	for i, r := range revs {
+		recs[i] = r.rec
+	}
 	entries := ch.Audit(recs)
 	if len(entries) == 0 {
 		return nil
@@ -183,14 +215,9 @@ func (w *Writer) auditRevoked(ctx context.Context, ch tenants.Change, entryID st
 	if err := w.appendRepeating(ctx, entries); err != nil {
 		return err
 	}
-	byKind := map[tenants.Kind][]string{}
-	for _, r := range recs {
-		byKind[r.Kind] = append(byKind[r.Kind], r.ID)
-	}
-	for kind, ids := range byKind {
-		if c, err := w.s.Records.col(kind); err == nil {
-			_, _ = c.UpdateMany(ctx, bson.D{{Key: "tenantId", Value: ch.TenantID}, {Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}},
-				{Key: "auditPending", Value: bson.D{{Key: "$exists", Value: true}}}},
+	for _, r := range revs {
+		if c, err := w.s.Records.col(r.rec.Kind); err == nil {
+			_, _ = c.UpdateOne(ctx, bson.D{{Key: "tenantId", Value: ch.TenantID}, {Key: "_id", Value: r.rec.ID}, {Key: "auditPending", Value: r.mark}},
 				bson.D{{Key: "$unset", Value: bson.D{{Key: "auditPending", Value: ""}}}})
 		}
 	}
@@ -215,9 +242,10 @@ func (w *Writer) appendRepeating(ctx context.Context, entries []tenants.AuditEnt
 	}
 }
 
-// revoke stores c's consents, marked as awaiting the entry entryID; false when, read again,
-// the record needs no change.
-func (w *Writer) revoke(ctx context.Context, ch tenants.Change, c change, entryID string) (bool, error) {
+// revoke stores c's consents, marked as awaiting the entry entryID, and returns the record
+// with that mark; or, when the record read again needs no change, nothing (no mark) unless
+// it is owed an entry (see owed).
+func (w *Writer) revoke(ctx context.Context, ch tenants.Change, c change, entryID string) (revokedRec, error) {
 	for range casAttempts {
 		update := setConsents(c.after)
 		update[0].Value = append(update[0].Value.(bson.D), bson.E{Key: "auditPending", Value: entryID})
@@ -227,25 +255,33 @@ func (w *Writer) revoke(ctx context.Context, ch tenants.Change, c change, entryI
 			// revision, marked by this call, it is this call's.
 			d, rerr := w.s.Records.getDoc(ctx, c.doc.TenantID, c.doc.Kind, c.doc.ID)
 			if rerr == nil && d.Rev == c.doc.Rev+1 && d.AuditPending == entryID {
-				return true, nil
+				return revokedRec{rec: c.after, mark: entryID}, nil
 			}
-			return false, err
+			return revokedRec{}, err
 		}
-		if err != nil || ok {
-			return ok, err
+		if err != nil {
+			return revokedRec{}, err
+		}
+		if ok {
+			return revokedRec{rec: c.after, mark: entryID}, nil
 		}
 		d, err := w.s.Records.getDoc(ctx, c.doc.TenantID, c.doc.Kind, c.doc.ID)
 		if err != nil {
-			return false, err
+			return revokedRec{}, err
 		}
 		if !d.reached(ch) {
-			return false, nil
+			return revokedRec{}, nil
 		}
-		if c, err = prepare(d, ch); err != nil || !c.changed {
-			return false, err
+		if c, err = prepare(d, ch); err != nil {
+			return revokedRec{}, err
+		}
+		if !c.changed {
+			// Changed as this call would change it, by another call: owed when that call's
+			// entry is missing (its caller was answered an error and this may be the repeat).
+			return w.owed(ctx, c)
 		}
 	}
-	return false, errBusy("revoke")
+	return revokedRec{}, errBusy("revoke")
 }
 
 // Expire implements tenants.Writer. Per collection it reads the due records through the

@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/event"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -318,8 +319,8 @@ func TestRevocationEntryNeverLost(t *testing.T) {
 		t.Fatalf("revocations = %d, %v; want 2", len(todo), err)
 	}
 	for _, c := range todo {
-		if ok, err := s.Writer.revoke(ctx, ch, c, tenants.NewAuditID(t0)); !ok || err != nil {
-			t.Fatalf("revoke = %v, %v", ok, err)
+		if r, err := s.Writer.revoke(ctx, ch, c, tenants.NewAuditID(t0)); r.mark == "" || err != nil {
+			t.Fatalf("revoke = %+v, %v", r, err)
 		}
 	}
 	revoked := func() []tenants.AuditEntry {
@@ -371,11 +372,11 @@ func TestRevocationPartlyAudited(t *testing.T) {
 	// it, as Revoke does on the error of the second.
 	entryID := tenants.NewAuditID(t0)
 	for _, c := range todo {
-		if ok, err := s.Writer.revoke(ctx, ch, c, entryID); !ok || err != nil {
-			t.Fatalf("revoke = %v, %v", ok, err)
+		if r, err := s.Writer.revoke(ctx, ch, c, entryID); r.mark == "" || err != nil {
+			t.Fatalf("revoke = %+v, %v", r, err)
 		}
 	}
-	if err := s.Writer.auditRevoked(ctx, ch, tenants.NewAuditID(t0), []tenants.Record{todo[0].after}); err != nil {
+	if err := s.Writer.auditRevoked(ctx, ch, tenants.NewAuditID(t0), []revokedRec{{rec: todo[0].after, mark: entryID}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Writer.Revoke(ctx, ch); err != nil {
@@ -395,4 +396,77 @@ func TestRevocationPartlyAudited(t *testing.T) {
 		t.Errorf("consent.revoked names r1 %d times, r2 %d times; want once each (%d entries)", named["r1"], named["r2"], len(es))
 	}
 	verifyOK(t, s, "f", 4)
+}
+
+// TestRevocationRewriteLandsLate: the rewrites of a revocation answered an error reach the
+// database only after the caller's repeat read the records (a cut connection's command still
+// running on the server), so they carry that call's mark while its entry is never appended.
+// The repeat, its own rewrites refused and finding the records changed as it would change
+// them, owes their entry: it appends one naming both before it answers success, so that an
+// erasure after it (which rewrites the records without the mark) loses nothing.
+func TestRevocationRewriteLandsLate(t *testing.T) {
+	db := freshDB()
+	late := openStore(t, server.URI(), db)
+	var armed atomic.Bool
+	var land func()
+	mon := &event.CommandMonitor{Started: func(_ context.Context, e *event.CommandStartedEvent) {
+		if e.CommandName == "update" && armed.CompareAndSwap(true, false) {
+			land()
+		}
+	}}
+	s, err := Open(ctx, Config{URI: server.URI(), Database: db, monitor: mon})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	ingest(t, s, person("f", tenants.KindFormSubmission, "r1", "k1"), person("f", tenants.KindFormSubmission, "r2", "k1"))
+	ch := faultChange("k1", func(rec *tenants.Record) (bool, error) {
+		return rec.Consents.RevokeGeneralContact(t0.Add(time.Minute), "api"), nil
+	}, tenants.ActionConsentRevoked)
+	// The first call read the records; its rewrites land as the repeat sends its first one.
+	docs, err := late.Records.changeDocs(ctx, ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	todo, _, err := late.Writer.revocations(ctx, docs, ch)
+	if err != nil || len(todo) != 2 {
+		t.Fatalf("revocations = %d, %v; want 2", len(todo), err)
+	}
+	var landed atomic.Int64
+	land = func() {
+		first := tenants.NewAuditID(t0)
+		for _, c := range todo {
+			if r, err := late.Writer.revoke(ctx, ch, c, first); r.mark == first && err == nil {
+				landed.Add(1)
+			}
+		}
+	}
+	armed.Store(true)
+	got, err := s.Writer.Revoke(ctx, ch)
+	if landed.Load() != 2 {
+		t.Fatalf("%d of the first call's rewrites landed, want 2", landed.Load())
+	}
+	if err != nil || len(got) != 2 {
+		t.Errorf("the repeat = %d records, %v; want the 2 the first call revoked", len(got), err)
+	}
+	es, err := s.Audit.List(ctx, "f", tenants.AuditFilter{Action: tenants.ActionConsentRevoked})
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string]int{}
+	for _, e := range es {
+		for _, id := range e.RecordIDs {
+			named[id]++
+		}
+	}
+	if named["r1"] != 1 || named["r2"] != 1 {
+		t.Errorf("consent.revoked names r1 %d times, r2 %d times; want once each (%d entries)", named["r1"], named["r2"], len(es))
+	}
+	for _, id := range []string{"r1", "r2"} {
+		d, err := s.Records.getDoc(ctx, "f", tenants.KindFormSubmission, tenants.RecordID("f", tenants.KindFormSubmission, id))
+		if err != nil || d.AuditPending != "" {
+			t.Errorf("record %s keeps the mark %q (%v) after its entry was appended", id, d.AuditPending, err)
+		}
+	}
+	verifyOK(t, s, "f", 3)
 }
