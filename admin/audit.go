@@ -37,22 +37,26 @@ func (h *handler) auditLog(c *fiber.Ctx, s *session) error {
 	if err := h.filterActor(c.UserContext(), s, &q, errs); err != nil {
 		return err
 	}
-	page := queryPage(c)
-	p := web.AuditPage{Layout: h.layout(c, s, "Audit log", web.NavAudit), Filter: f, Actions: auditActions,
-		Errors: errs, Pager: web.Pager{Page: page}}
+	p := web.AuditPage{Layout: h.layout(c, s, "Audit log", web.NavAudit), Filter: f, Actions: auditActions, Errors: errs}
 	if len(errs) > 0 {
 		return h.invalid(c, web.Audit(p))
 	}
-	q.Skip, q.Limit = int64((page-1)*auditPerPage), auditPerPage+1
-	entries, err := h.listAudit(c.UserContext(), s, q)
+	cur, ok := listCursor(c)
+	if !ok {
+		return c.Redirect(f.URL(""), fiber.StatusFound)
+	}
+	entries, newer, older, err := keysetPage(cur, auditPerPage, func(cur *tenants.Cursor) ([]tenants.AuditEntry, error) {
+		q.Cursor, q.Limit = cur, auditPerPage+1
+		return h.listAudit(c.UserContext(), s, q)
+	}, func(e tenants.AuditEntry) tenants.Cursor { return tenants.Cursor{Time: e.Time, ID: e.ID} })
 	if err != nil {
 		return err
 	}
-	p.Pager.HasNext = len(entries) > auditPerPage
+	p.Pager = pagerOf(f.URL, newer, older)
 	if p.Chain, err = h.chainStatus(c.UserContext(), s); err != nil {
 		return err
 	}
-	if p.Entries, err = h.auditView(c.UserContext(), s, entries[:min(len(entries), auditPerPage)]); err != nil {
+	if p.Entries, err = h.auditView(c.UserContext(), s, entries); err != nil {
 		return err
 	}
 	return h.render(c, fiber.StatusOK, web.Audit(p))

@@ -3,7 +3,6 @@ package admin
 import (
 	"cmp"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -30,12 +29,17 @@ func (h *handler) submissions(c *fiber.Ctx, s *session) error {
 	if !slices.ContainsFunc(web.StatusOptions(), func(o web.Option) bool { return o.Value == f.Status }) {
 		f.Status = ""
 	}
-	page := queryPage(c)
+	cur, ok := listCursor(c)
+	if !ok {
+		return c.Redirect(f.URL(""), fiber.StatusFound)
+	}
 	now := h.now()
 	filter := tenants.Page{FormID: f.FormID, Consent: tenants.ConsentName(f.Consent), Status: tenants.ConsentStatus(f.Status), Now: now}
-	paged := filter
-	paged.Skip, paged.Limit = int64((page-1)*submissionsPerPage), submissionsPerPage+1
-	recs, err := h.Store.Records.List(ctx, s.TenantID, kind, paged)
+	recs, newer, older, err := keysetPage(cur, submissionsPerPage, func(cur *tenants.Cursor) ([]tenants.Record, error) {
+		paged := filter
+		paged.Cursor, paged.Limit = cur, submissionsPerPage+1
+		return h.Store.Records.List(ctx, s.TenantID, kind, paged)
+	}, func(r tenants.Record) tenants.Cursor { return tenants.Cursor{Time: r.CreatedAt, ID: r.PublicID} })
 	if err != nil {
 		return err
 	}
@@ -48,7 +52,7 @@ func (h *handler) submissions(c *fiber.Ctx, s *session) error {
 		return err
 	}
 	p := web.SubmissionsPage{Layout: h.layout(c, s, "Submissions", web.NavSubmissions), Filter: f,
-		Pager: web.Pager{Page: page, HasNext: len(recs) > submissionsPerPage}, Total: total, CanFind: h.mayFindPeople(s)}
+		Pager: pagerOf(f.URL, newer, older), Total: total, CanFind: h.mayFindPeople(s)}
 	for _, k := range tenants.Kinds {
 		p.Kinds = append(p.Kinds, web.Option{Value: string(k), Label: web.KindPlural(string(k))})
 	}
@@ -57,7 +61,7 @@ func (h *handler) submissions(c *fiber.Ctx, s *session) error {
 		p.Forms = append(p.Forms, web.Option{Value: fm.FormID, Label: cmp.Or(fm.Name, fm.FormID)})
 		names[fm.FormID] = fm.Name
 	}
-	for _, r := range recs[:min(len(recs), submissionsPerPage)] {
+	for _, r := range recs {
 		item := submissionItem(r, now)
 		item.FormName = names[r.FormID]
 		p.Items = append(p.Items, item)
@@ -65,13 +69,16 @@ func (h *handler) submissions(c *fiber.Ctx, s *session) error {
 	return h.render(c, fiber.StatusOK, web.Submissions(p))
 }
 
-// queryPage is the ?page= number, at least 1 and bounded.
-func queryPage(c *fiber.Ctx) int {
-	n, err := strconv.Atoi(c.Query("page"))
-	if err != nil || n < 1 {
-		return 1
+// pagerOf is the pager of a list whose URL with a cursor is url.
+func pagerOf(url func(cursor string) string, newer, older string) web.Pager {
+	var p web.Pager
+	if newer != "" {
+		p.Newer = url(newer)
 	}
-	return min(n, 100_000)
+	if older != "" {
+		p.Older = url(older)
+	}
+	return p
 }
 
 func submissionItem(r tenants.Record, now time.Time) web.SubmissionItem {

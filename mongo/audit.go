@@ -3,6 +3,8 @@ package mongo
 import (
 	"context"
 	"errors"
+	"math"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -158,11 +160,64 @@ func (r *Audit) EachAll(ctx context.Context, f tenants.AuditFilter, fn func(tena
 
 // each reads the entries matching f newest first; a nil tenantID spans tenants.
 func (r *Audit) each(ctx context.Context, tenantID *string, f tenants.AuditFilter, fn func(tenants.AuditEntry) error) error {
-	opts := options.Find().SetSort(bson.D{desc("time"), desc("seq")}).SetSkip(f.Skip)
+	filter := auditFilter(tenantID, f)
+	sort := bson.D{desc("time"), desc("seq")}
+	if c := f.Cursor; c != nil {
+		seq, err := r.cursorSeq(ctx, c)
+		if err != nil {
+			return err
+		}
+		bound, ties := cursorRange("time", "seq", c, seq)
+		if i := slices.IndexFunc(filter, func(e bson.E) bool { return e.Key == "time" }); i >= 0 {
+			filter[i].Value = append(filter[i].Value.(bson.D), bound)
+		} else {
+			filter = append(filter, bson.E{Key: "time", Value: bson.D{bound}})
+		}
+		filter = append(filter, ties)
+		if c.Newer {
+			sort = bson.D{asc("time"), asc("seq")}
+		}
+	}
+	opts := options.Find().SetSort(sort)
 	if f.Limit > 0 {
 		opts.SetLimit(f.Limit)
 	}
-	return eachDoc(ctx, r.c, "list audit", auditFilter(tenantID, f), opts, func(d auditDoc) error { return fn(d.entry()) })
+	if f.Cursor == nil || !f.Cursor.Newer {
+		return eachDoc(ctx, r.c, "list audit", filter, opts, func(d auditDoc) error { return fn(d.entry()) })
+	}
+	// A page of newer entries is read closest first, then listed newest first.
+	var got []tenants.AuditEntry
+	if err := eachDoc(ctx, r.c, "list audit", filter, opts, func(d auditDoc) error {
+		got = append(got, d.entry())
+		return nil
+	}); err != nil {
+		return err
+	}
+	slices.Reverse(got)
+	for _, e := range got {
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cursorSeq is the sequence number of the entry a cursor names; one that is gone leaves its
+// time as the position.
+func (r *Audit) cursorSeq(ctx context.Context, c *tenants.Cursor) (int64, error) {
+	var d struct {
+		Seq int64 `bson:"seq"`
+	}
+	err := r.c.FindOne(ctx, bson.D{{Key: "_id", Value: c.ID}}, options.FindOne().SetProjection(bson.D{{Key: "seq", Value: 1}})).Decode(&d)
+	switch {
+	case err == nil:
+		return d.Seq, nil
+	case errors.Is(err, mongo.ErrNoDocuments) && c.Newer:
+		return math.MaxInt64, nil
+	case errors.Is(err, mongo.ErrNoDocuments):
+		return 0, nil
+	}
+	return 0, translate("list audit", err)
 }
 
 // auditFilter is the filter of f, the tenant first.

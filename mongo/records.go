@@ -3,6 +3,7 @@ package mongo
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -121,7 +122,16 @@ func (r *Records) List(ctx context.Context, tenantID string, kind tenants.Kind, 
 	if err != nil {
 		return nil, err
 	}
-	opts := options.Find().SetSort(bson.D{desc("createdAt"), desc("_id")}).SetSkip(p.Skip)
+	sort := bson.D{desc("createdAt"), desc("_id")}
+	if p.Cursor != nil {
+		// The row's _id follows from its public id: a row that is gone still has its place.
+		bound, ties := cursorRange("createdAt", "_id", p.Cursor, tenants.RecordID(tenantID, kind, p.Cursor.ID))
+		filter = append(filter, bson.E{Key: "createdAt", Value: bson.D{bound}}, ties)
+		if p.Cursor.Newer {
+			sort = bson.D{asc("createdAt"), asc("_id")}
+		}
+	}
+	opts := options.Find().SetSort(sort)
 	if p.Limit > 0 {
 		opts.SetLimit(p.Limit)
 	}
@@ -131,7 +141,24 @@ func (r *Records) List(ctx context.Context, tenantID string, kind tenants.Kind, 
 		out = append(out, rec)
 		return err
 	})
+	if p.Cursor != nil && p.Cursor.Newer { // read closest first
+		slices.Reverse(out)
+	}
 	return out, err
+}
+
+// cursorRange is the position (c.Time, tie) in the order (time field, tieField): the operator
+// that bounds the time field (so that the read stays on the list's index) and the condition
+// that breaks ties within the time. The rows are older, or with c.Newer newer.
+func cursorRange(timeField, tieField string, c *tenants.Cursor, tie any) (bson.E, bson.E) {
+	op, opEq := "$lt", "$lte"
+	if c.Newer {
+		op, opEq = "$gt", "$gte"
+	}
+	return bson.E{Key: opEq, Value: c.Time}, bson.E{Key: "$or", Value: bson.A{
+		bson.D{{Key: timeField, Value: bson.D{{Key: op, Value: c.Time}}}},
+		bson.D{{Key: tieField, Value: bson.D{{Key: op, Value: tie}}}},
+	}}
 }
 
 // listFilter is the filter of a list's filters (form, consent status at p.Now, of live records).

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"math"
+	"slices"
 	"strings"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -113,6 +115,9 @@ func (r *Audit) list(ctx context.Context, tenantID *string, f tenants.AuditFilte
 		out = append(out, e)
 		return nil
 	})
+	if f.Cursor != nil && f.Cursor.Newer { // read closest first
+		slices.Reverse(out)
+	}
 	return out, err
 }
 
@@ -132,6 +137,23 @@ func (r *Audit) EachAll(ctx context.Context, f tenants.AuditFilter, fn func(tena
 const eachChunk = 2000
 
 func (r *Audit) each(ctx context.Context, tenantID *string, f tenants.AuditFilter, fn func(tenants.AuditEntry) error) error {
+	if f.Cursor != nil && f.Cursor.Newer {
+		// A page of newer entries is read closest first in one query, then listed newest first.
+		var got []tenants.AuditEntry
+		if _, err := r.page(ctx, tenantID, f, nil, func(e tenants.AuditEntry) error {
+			got = append(got, e)
+			return nil
+		}); err != nil {
+			return err
+		}
+		slices.Reverse(got)
+		for _, e := range got {
+			if err := fn(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	remaining := f.Limit
 	f.Limit = eachChunk
 	var after *cursor
@@ -148,7 +170,7 @@ func (r *Audit) each(ctx context.Context, tenantID *string, f tenants.AuditFilte
 				return nil
 			}
 		}
-		after, f.Skip = &last, 0
+		after, f.Cursor = &last, nil
 	}
 }
 
@@ -219,7 +241,7 @@ func decodeAuditJSON(e *tenants.AuditEntry, ids, counts sql.NullString) error {
 // auditQuery is page's query and its arguments.
 func auditQuery(tenantID *string, f tenants.AuditFilter, after *cursor) (string, []any) {
 	var where []string
-	args := []any{sql.Named("limit", limitOrAll(f.Limit)), sql.Named("skip", f.Skip)}
+	args := []any{sql.Named("limit", limitOrAll(f.Limit))}
 	add := func(cond, name string, v any) {
 		where = append(where, cond)
 		args = append(args, sql.Named(name, v))
@@ -246,13 +268,22 @@ func auditQuery(tenantID *string, f tenants.AuditFilter, after *cursor) (string,
 	if !f.To.IsZero() {
 		add("time < :to", "to", ms(f.To))
 	}
+	order := "DESC"
 	if after != nil {
 		add("(time < :at OR (time = :at AND seq < :seq))", "at", after.time)
 		args = append(args, sql.Named("seq", after.seq))
+	} else if c := f.Cursor; c != nil {
+		// As a record list's position (cursorWhere): the range on time keeps the index.
+		op, gone := "<", int64(0)
+		if c.Newer {
+			op, order, gone = ">", "ASC", math.MaxInt64
+		}
+		add(`time `+op+`= :cat AND (time `+op+` :cat OR seq `+op+` coalesce((SELECT seq FROM audit WHERE id = :cid), :cgone))`, "cat", ms(c.Time))
+		args = append(args, sql.Named("cid", c.ID), sql.Named("cgone", gone))
 	}
 	q := `SELECT seq, ` + auditCols + ` FROM audit`
 	if len(where) > 0 {
 		q += ` WHERE ` + strings.Join(where, " AND ")
 	}
-	return q + ` ORDER BY time DESC, seq DESC LIMIT :limit OFFSET :skip`, args
+	return q + ` ORDER BY time ` + order + `, seq ` + order + ` LIMIT :limit`, args
 }

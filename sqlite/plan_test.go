@@ -96,18 +96,35 @@ func TestListAndJobQueriesUseIndexes(t *testing.T) {
 			Status: tenants.StatusPending, Now: now}, "records_pending_gp"},
 		{"list records, e-mail consent lapsed", tenants.Page{Limit: 50, Consent: tenants.ConsentGeneralContactEmail,
 			Status: tenants.StatusLapsed, Now: now}, "records_pending_ge"},
+		{"list records, older than a row", tenants.Page{Limit: 50, Now: now, Cursor: &tenants.Cursor{Time: now, ID: "p"}}, "records_created"},
+		{"list records, newer than a row", tenants.Page{Limit: 50, Now: now, Cursor: &tenants.Cursor{Time: now, ID: "p", Newer: true}}, "records_created"},
+		{"list records of a form, older than a row", tenants.Page{Limit: 50, FormID: "f", Now: now, Cursor: &tenants.Cursor{Time: now, ID: "p"}}, "records_form"},
+		{"list records by status, older than a row", tenants.Page{Limit: 50, Status: tenants.StatusGranted, Now: now, Cursor: &tenants.Cursor{Time: now, ID: "p"}}, "records_created"},
 	} {
 		where, args, err := listWhere(tenant, tenants.KindFormSubmission, p.page)
 		if err != nil {
 			t.Fatal(err)
 		}
-		args = append(args, sql.Named("limit", 50), sql.Named("skip", 0))
+		countWhere, countArgs := where, args
+		where, args, order := cursorWhere(where, args, p.page.Cursor)
+		args = append(args, sql.Named("limit", 50))
+		want := []string{"SEARCH records USING INDEX " + p.index}
+		if p.page.Cursor != nil {
+			// The position bounds the range the index reads (never a read from the newest row),
+			// and its row is found by the public id.
+			want = append(want, "created_at<?", "SEARCH records USING COVERING INDEX sqlite_autoindex_records_1 (tenant_id=? AND kind=? AND public_id=?)")
+			if p.page.Cursor.Newer {
+				want[1] = "created_at>?"
+			}
+		}
 		qs = append(qs, query{p.name, `SELECT ` + recordCols + ` FROM records` + statusIndex(p.page) + ` WHERE ` + where +
-			` ORDER BY created_at DESC, rid DESC LIMIT :limit OFFSET :skip`, args, []string{"SEARCH records USING INDEX " + p.index}})
-		qs = append(qs, query{p.name + " (count)", `SELECT count(*) FROM (SELECT 1 FROM records` + statusIndex(p.page) + ` WHERE ` + where +
-			` LIMIT 1000)`, args[:len(args)-2], []string{"SEARCH records USING"}})
-		if statusIndex(p.page) != "" {
-			qs[len(qs)-1].want = append(qs[len(qs)-1].want, "INDEX "+p.index)
+			` ORDER BY created_at ` + order + `, rid ` + order + ` LIMIT :limit`, args, want})
+		if p.page.Cursor == nil {
+			qs = append(qs, query{p.name + " (count)", `SELECT count(*) FROM (SELECT 1 FROM records` + statusIndex(p.page) + ` WHERE ` + countWhere +
+				` LIMIT 1000)`, countArgs, []string{"SEARCH records USING"}})
+			if statusIndex(p.page) != "" {
+				qs[len(qs)-1].want = append(qs[len(qs)-1].want, "INDEX "+p.index)
+			}
 		}
 	}
 	// The dashboard: stored statuses and days from the tables the triggers keep (migration
@@ -147,6 +164,8 @@ func TestListAndJobQueriesUseIndexes(t *testing.T) {
 		{"audit log by action and actor (the dashboard's confirmations)", &tenant, tenants.AuditFilter{Action: tenants.ActionConsentGranted, Actor: "subject"}, nil, "audit_tenant_actor"},
 		{"audit log in a date range, paged", &tenant, tenants.AuditFilter{Limit: 2000, From: now.Add(-time.Hour), To: now}, &cursor{time: ms(now), seq: 9}, "audit_tenant"},
 		{"audit log of every tenant", nil, tenants.AuditFilter{Limit: 50}, nil, "audit_time"},
+		{"audit log, older than an entry", &tenant, tenants.AuditFilter{Limit: 50, Cursor: &tenants.Cursor{Time: now, ID: "e"}}, nil, "audit_tenant (tenant_id=? AND time<?)"},
+		{"audit log by actor, newer than an entry", &tenant, tenants.AuditFilter{Limit: 50, Actor: "key:k1", Cursor: &tenants.Cursor{Time: now, ID: "e", Newer: true}}, nil, "audit_tenant_actor (tenant_id=? AND actor=? AND time>?)"},
 	} {
 		q, args := auditQuery(a.tenant, a.f, a.after)
 		qs = append(qs, query{a.name, q, args, []string{"SEARCH audit USING INDEX " + a.index}})

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -81,14 +83,35 @@ func (r *Records) List(ctx context.Context, tenantID string, kind tenants.Kind, 
 	if err != nil {
 		return nil, err
 	}
-	args = append(args, sql.Named("limit", limitOrAll(p.Limit)), sql.Named("skip", p.Skip))
+	where, args, order := cursorWhere(where, args, p.Cursor)
+	args = append(args, sql.Named("limit", limitOrAll(p.Limit)))
 	rows, err := queryAll(ctx, r.s.r, "list records", scanRecord, `SELECT `+recordCols+` FROM records`+statusIndex(p)+` WHERE `+
-		where+` ORDER BY created_at DESC, rid DESC LIMIT :limit OFFSET :skip`, args...)
+		where+` ORDER BY created_at `+order+`, rid `+order+` LIMIT :limit`, args...)
 	out := make([]tenants.Record, len(rows))
 	for i := range rows {
 		out[i] = rows[i].rec
 	}
+	if order == "ASC" { // the newer rows were read closest first
+		slices.Reverse(out)
+	}
 	return out, err
+}
+
+// cursorWhere adds a list's position to its condition: the rows on c's side of the row it
+// names, (created_at, rid) past that row's, read from the position outwards (order). The
+// range on created_at keeps the read on the list's index; the row's rid is looked up by its
+// public id (a row that is gone leaves its time as the position).
+func cursorWhere(where string, args []any, c *tenants.Cursor) (string, []any, string) {
+	if c == nil {
+		return where, args, "DESC"
+	}
+	op, order, gone := "<", "DESC", int64(0)
+	if c.Newer {
+		op, order, gone = ">", "ASC", math.MaxInt64
+	}
+	where += ` AND created_at ` + op + `= :cat AND (created_at ` + op + ` :cat OR rid ` + op + ` coalesce(
+		(SELECT rid FROM records WHERE tenant_id = :tenant AND kind = :kind AND public_id = :cid), :cgone))`
+	return where, append(args, sql.Named("cat", ms(c.Time)), sql.Named("cid", c.ID), sql.Named("cgone", gone)), order
 }
 
 // listWhere is the condition of a list's filters (form, consent status at p.Now, of live

@@ -107,8 +107,20 @@ type Page struct {
 	Consent ConsentName
 	Status  ConsentStatus
 	Now     time.Time
-	Skip    int64
-	Limit   int64
+	// Cursor, when set, starts the page beside a row of the list (a record's public id)
+	// instead of at the newest: a list pages by position, never by offset.
+	Cursor *Cursor
+	Limit  int64
+}
+
+// Cursor is a position in a newest-first list: beside the row with ID (a record's public id,
+// an audit entry's id) created at Time. The page holds the rows older than it, or with Newer
+// the rows newer than it, closest first and still listed newest first. A row that is gone
+// leaves its time as the position.
+type Cursor struct {
+	Time  time.Time
+	ID    string
+	Newer bool
 }
 
 // AuditFilter narrows an audit listing, newest first.
@@ -116,6 +128,6 @@ type AuditFilter struct {
 	Action   string
 	Actor    string
 	From, To time.Time
-	Skip     int64
-	Limit    int64 // 0 = no limit
+	Cursor   *Cursor // as Page's: the entries beside one, by its id
+	Limit    int64   // 0 = no limit
 }

@@ -34,12 +34,12 @@ func TestAssetPathIsContentHashed(t *testing.T) {
 
 func TestPaths(t *testing.T) {
 	cases := map[string]string{
-		FormPath("a/b c"):                "/admin/forms/a%2Fb%20c",
-		KeyRevokePath("k1"):              "/admin/keys/k1/revoke",
-		MailchimpTokenRevokePath("t1"):   "/admin/webhooks/mailchimp-tokens/t1/revoke",
-		SubmissionPath("s:1"):            "/admin/submissions/s:1",
-		SubmissionFilter{}.URL(1):        "/admin/submissions",
-		AuditFilter{Actor: "a&b"}.URL(3): "/admin/audit?actor=a%26b&page=3",
+		FormPath("a/b c"):                   "/admin/forms/a%2Fb%20c",
+		KeyRevokePath("k1"):                 "/admin/keys/k1/revoke",
+		MailchimpTokenRevokePath("t1"):      "/admin/webhooks/mailchimp-tokens/t1/revoke",
+		SubmissionPath("s:1"):               "/admin/submissions/s:1",
+		SubmissionFilter{}.URL(""):          "/admin/submissions",
+		AuditFilter{Actor: "a&b"}.URL("c3"): "/admin/audit?actor=a%26b&cursor=c3",
 	}
 	for got, want := range cases {
 		if got != want {

@@ -116,10 +116,10 @@ func keyNow(t time.Time) time.Time {
 	return t
 }
 
-// keyLabel names a key in confirmations: its name, or its prefix.
+// keyLabel names a key in confirmations: its name, or its id.
 func keyLabel(k KeyItem) string {
 	if k.Name != "" {
 		return "“" + k.Name + "”"
 	}
-	return k.Prefix
+	return k.ID
 }

@@ -237,6 +237,16 @@ func revealField(show bool, f PayloadField) string {
 	return f.Value
 }
 
+// fieldTime is a shown field's value as a time when it is one (an RFC 3339 date-time, such as
+// a canvassing record's visited_at), so that it reads like every other time on the page.
+func fieldTime(show bool, f PayloadField) (time.Time, bool) {
+	if f.Personal && !show || len(f.Value) < len("2006-01-02T15:04:05Z") || len(f.Value) > 40 {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, f.Value)
+	return t, err == nil
+}
+
 // roleOptions turns role names into select options with their labels.
 func roleOptions(roles []string) []Option {
 	opts := make([]Option, len(roles))

@@ -75,17 +75,11 @@ type Option struct {
 	Label string
 }
 
-// Pager describes the current page of a paged list. Page counts from 1.
+// Pager links a list's page to its neighbours: the URLs of the newer and the older rows
+// ("" where there are none). A list pages by position, so its links hold on while rows arrive.
 type Pager struct {
-	Page    int
-	HasNext bool
+	Newer, Older string
 }
-
-// HasPrev reports whether there is a page before this one.
-func (p Pager) HasPrev() bool { return p.Page > 1 }
-
-// Current is the page number, at least 1.
-func (p Pager) Current() int { return max(p.Page, 1) }
 
 // LoginPage is the sign-in form (GET/POST PathLogin).
 type LoginPage struct {

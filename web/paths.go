@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/url"
-	"strconv"
 )
 
 // The admin UI's paths. The templates link and post to these; package admin registers its
@@ -66,14 +65,15 @@ func RecordPath(kind, id string) string {
 	if kind == KindFormSubmission {
 		return SubmissionPath(id)
 	}
-	return withQuery(PathRecords+"/"+url.PathEscape(id), url.Values{"kind": {kind}}, 1)
+	return withQuery(PathRecords+"/"+url.PathEscape(id), url.Values{"kind": {kind}})
 }
 
 // URL is the submissions list with this filter at the given page.
-func (f SubmissionFilter) URL(page int) string {
+// The cursor ("" = the first page) is a position in the list, as the pager's links carry it.
+func (f SubmissionFilter) URL(cursor string) string {
 	return withQuery(PathSubmissions, url.Values{
-		"kind": {listKind(f.Kind)}, "form": {f.FormID}, "consent": {f.Consent}, "status": {f.Status},
-	}, page)
+		"kind": {listKind(f.Kind)}, "form": {f.FormID}, "consent": {f.Consent}, "status": {f.Status}, "cursor": {cursor},
+	})
 }
 
 // ListedKind is the kind the list shows: form submissions when none is set.
@@ -94,28 +94,29 @@ func listKind(kind string) string {
 
 // ListPath is the list that holds records of kind: a record page's way back.
 func ListPath(kind string) string {
-	return SubmissionFilter{Kind: kind}.URL(1)
+	return SubmissionFilter{Kind: kind}.URL("")
 }
 
 // URL is the audit log with this filter at the given page.
-func (f AuditFilter) URL(page int) string { return withQuery(PathAudit, f.values(), page) }
+func (f AuditFilter) URL(cursor string) string {
+	v := f.values()
+	v.Set("cursor", cursor)
+	return withQuery(PathAudit, v)
+}
 
 // ExportURL is the CSV export of the audit log with this filter.
-func (f AuditFilter) ExportURL() string { return withQuery(PathAuditExport, f.values(), 1) }
+func (f AuditFilter) ExportURL() string { return withQuery(PathAuditExport, f.values()) }
 
 func (f AuditFilter) values() url.Values {
 	return url.Values{"action": {f.Action}, "actor": {f.Actor}, "from": {f.From}, "to": {f.To}}
 }
 
-// withQuery appends the non-empty values, and the page when past the first, to path.
-func withQuery(path string, v url.Values, page int) string {
+// withQuery appends the non-empty values to path.
+func withQuery(path string, v url.Values) string {
 	for k, vs := range v {
 		if len(vs) == 0 || vs[0] == "" {
 			delete(v, k)
 		}
-	}
-	if page > 1 {
-		v.Set("page", strconv.Itoa(page))
 	}
 	if len(v) == 0 {
 		return path
@@ -131,8 +132,8 @@ func (f ExpiringFilter) values() url.Values {
 func (f ExpiringFilter) URL(cursor string) string {
 	v := f.values()
 	v.Set("cursor", cursor)
-	return withQuery(PathExpiring, v, 1)
+	return withQuery(PathExpiring, v)
 }
 
 // CSVURL is the CSV export of the whole re-permission list with this filter.
-func (f ExpiringFilter) CSVURL() string { return withQuery(PathExpiringCSV, f.values(), 1) }
+func (f ExpiringFilter) CSVURL() string { return withQuery(PathExpiringCSV, f.values()) }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/PuerkitoBio/goquery"
 )
 
 func TestExpiringPage(t *testing.T) {
@@ -57,6 +59,20 @@ func TestRetentionOnFormPage(t *testing.T) {
 	if v := doc.Find(`select[name="retention_from"] option[selected]`).AttrOr("value", ""); v != RetentionFromConsentsLapsed {
 		t.Errorf("retention basis %q", v)
 	}
+	if n := doc.Find("h2, legend").FilterFunction(func(_ int, s *goquery.Selection) bool { return strings.TrimSpace(s.Text()) == "Retention" }).Length(); n != 1 {
+		t.Errorf("an editor sees %d Retention headings, want one", n)
+	}
+	one := int64(1)
+	p.RetentionDue = &one
+	doc, _ = render(t, FormEdit(p))
+	if got := mustOne(t, doc, "retention-due").Text(); !strings.HasPrefix(got, "1 record will") {
+		t.Errorf("due %q", got)
+	}
+	p.CanEdit = false
+	doc, _ = render(t, FormEdit(p))
+	if byID(doc, "retention-summary").Length() != 1 || byID(doc, "retention-fields").Length() != 0 {
+		t.Errorf("a viewer sees no retention summary")
+	}
 	p.New, p.RetentionDue = true, nil
 	doc, _ = render(t, FormEdit(p))
 	if byID(doc, "retention-summary").Length() != 0 {
@@ -77,5 +93,23 @@ func TestExportNextToAnonymise(t *testing.T) {
 	doc, _ = render(t, AnonymisePreview(p))
 	if byID(doc, "export-person-form").Length() != 0 {
 		t.Errorf("export offered without the permission")
+	}
+}
+
+// A field holding a time (a canvassing record's visited_at) reads like every other time; a
+// masked one stays masked.
+func TestFieldTimesFormatted(t *testing.T) {
+	fields := []PayloadField{{Key: "visited_at", Value: "2026-03-01T10:15:30.123+01:00"}, {Key: "note", Value: "2026"},
+		{Key: "secret_at", Value: "2026-03-01T10:15:30Z", Personal: true}}
+	doc, _ := render(t, fieldTable(fields, false, "f"))
+	values := byID(doc, "f-value")
+	if got := strings.Join(strings.Fields(values.Eq(0).Text()), " "); got != "2026-03-01 09:15:30 UTC" {
+		t.Errorf("visited_at reads %q", got)
+	}
+	if values.Eq(0).Find("time").Length() != 1 || strings.TrimSpace(values.Eq(1).Text()) != "2026" {
+		t.Errorf("fields %q", values.Text())
+	}
+	if got := values.Eq(2).Text(); strings.Contains(got, "2026") {
+		t.Errorf("a masked time shows %q", got)
 	}
 }

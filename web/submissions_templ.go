@@ -386,7 +386,7 @@ func Submissions(p SubmissionsPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = pager(p.Pager, p.Filter.URL(p.Pager.Current()-1), p.Filter.URL(p.Pager.Current()+1)).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = pager(p.Pager).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

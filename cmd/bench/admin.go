@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -75,10 +76,26 @@ func (c *staffClient) get(path string) (int, time.Duration, error) {
 
 // adminPages times each admin page that reads many records: the median of n loads.
 func adminPages(c *staffClient, submissionID string, n int) error {
+	deepSubmissions, err := deepLink(c, "/admin/submissions", 1000)
+	if err != nil {
+		return err
+	}
+	deepCanvassing, err := deepLink(c, "/admin/submissions?kind=canvassingSubmission", 1000)
+	if err != nil {
+		return err
+	}
+	deepAudit, err := deepLink(c, "/admin/audit", 1000)
+	if err != nil {
+		return err
+	}
 	pages := []struct{ name, path string }{
 		{"dashboard", "/admin/"},
 		{"submissions, first page", "/admin/submissions"},
-		{"submissions, page 1000 (deep)", "/admin/submissions?page=1000"},
+		{"submissions, 1000 pages older (deep cursor)", deepSubmissions},
+		{"digitisation submissions", "/admin/submissions?kind=digitisationSubmission"},
+		{"canvassing submissions", "/admin/submissions?kind=canvassingSubmission"},
+		{"canvassing submissions, 1000 pages older (deep cursor)", deepCanvassing},
+		{"phone call tasks", "/admin/submissions?kind=phoneCallTask"},
 		{"submissions, form filter", "/admin/submissions?form=petition"},
 		{"submissions, e-mail consent granted", "/admin/submissions?consent=generalContactEmail&status=granted"},
 		{"submissions, e-mail consent expired", "/admin/submissions?consent=generalContactEmail&status=expired"},
@@ -86,7 +103,7 @@ func adminPages(c *staffClient, submissionID string, n int) error {
 		{"submissions, any consent not granted", "/admin/submissions?status=not_granted"},
 		{"submission detail", "/admin/submissions/" + url.PathEscape(submissionID)},
 		{"audit log", "/admin/audit"},
-		{"audit log, page 1000", "/admin/audit?page=1000"},
+		{"audit log, 1000 pages older (deep cursor)", deepAudit},
 		{"audit log, action filter", "/admin/audit?action=gdpr.anonymised"},
 		{"audit log, actor filter", "/admin/audit?actor=key%3Abench"},
 		{"audit log, date range", "/admin/audit?from=" + time.Now().UTC().Format(time.DateOnly) + "&to=" + time.Now().UTC().Format(time.DateOnly)},
@@ -103,6 +120,34 @@ func adminPages(c *staffClient, submissionID string, n int) error {
 		printLatency("admin: "+p.name, ds)
 	}
 	return nil
+}
+
+// olderLink finds a list page's link to its older rows.
+var olderLink = regexp.MustCompile(`<a href="([^"]+)" rel="next" data-testid="pager-next"`)
+
+// deepLink follows a list's links to older rows from path, pages times or to its last page,
+// and returns the address reached: a list page far from the newest rows.
+func deepLink(c *staffClient, path string, pages int) (string, error) {
+	for range pages {
+		resp, err := c.client.Get(c.base + path)
+		if err != nil {
+			return "", err
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return "", err
+		}
+		if resp.StatusCode != 200 {
+			return "", fmt.Errorf("GET %s: %d", path, resp.StatusCode)
+		}
+		m := olderLink.FindSubmatch(body)
+		if m == nil {
+			break
+		}
+		path = html.UnescapeString(string(m[1]))
+	}
+	return path, nil
 }
 
 // findPerson times the admin's person search by e-mail, posted as the page posts it: the

@@ -63,6 +63,18 @@ func TestAdminBrowserBulkErasure(t *testing.T) {
 	}
 	a.shot("bulk-02b-dashboard-awaiting")
 	wantStatus(t, "request page", a.submit("dashboard-awaiting-request"), 200)
+	for _, vp := range viewports {
+		a.do(chromedp.EmulateViewport(vp.w, vp.h))
+		// Approve and Reject side by side: one row, Reject to the right.
+		side, err := chromedp.Run(a.ctx, chromedp.Evaluate[bool](`(() => {
+			const ap = document.querySelector('[data-testid="bulk-approve"]').getBoundingClientRect();
+			const rj = document.querySelector('[data-testid="bulk-reject"]').getBoundingClientRect();
+			return Math.abs(ap.top - rj.top) < 2 && rj.left > ap.right; })()`))
+		if err != nil || !side {
+			t.Errorf("at %d px Approve and Reject are not side by side (%v)", vp.w, err)
+		}
+		a.checkLayout("bulk-decide", vp.w)
+	}
 	wantStatus(t, "approve", a.submit("bulk-approve"), 200)
 	// The page polls its progress until the job is done.
 	a.do(chromedp.Poll[chromedp.Void](`document.querySelector('[data-testid="bulk-status"]').textContent.trim() === "Done"`))

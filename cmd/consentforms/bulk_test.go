@@ -56,7 +56,7 @@ func TestBulkErasureFourEyes(t *testing.T) {
 	if st != 200 || !strings.Contains(body, "nobody@example.org") || !strings.Contains(body, "not-an-identifier") ||
 		!strings.Contains(body, `data-testid="bulk-preview-count-formSubmissions">4<`) ||
 		!strings.Contains(body, `data-testid="bulk-preview-count-canvassingSubmissions">1<`) ||
-		!strings.Contains(body, "1 record of someone else mention them") {
+		!strings.Contains(body, "1 record of someone else mentions them") {
 		t.Fatalf("preview: %d\n%s", st, body)
 	}
 	if st, _, _ := sup.post("/admin/bulk-erasure/preview", url.Values{"identifiers": {strings.Repeat("x\n", 3)}}); st != 422 {

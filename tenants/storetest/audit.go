@@ -50,8 +50,6 @@ func testAuditList(t *testing.T, open Open) {
 		want string
 	}{
 		{"newest first, ties in reverse order of append", tenants.AuditFilter{}, "[a5 a4 a3 a2 a1]"},
-		{"page", tenants.AuditFilter{Skip: 1, Limit: 2}, "[a4 a3]"},
-		{"past the end", tenants.AuditFilter{Skip: 5, Limit: 2}, "[]"},
 		{"action", tenants.AuditFilter{Action: tenants.ActionSubmissionAccepted}, "[a3 a1]"},
 		{"actor", tenants.AuditFilter{Actor: "key:1"}, "[a4 a2 a1]"},
 		{"actor and action, paged", tenants.AuditFilter{Actor: "key:1", Action: tenants.ActionSubmissionAccepted, Limit: 1}, "[a1]"},
@@ -64,6 +62,7 @@ func testAuditList(t *testing.T, open Open) {
 			t.Errorf("%s: List(a) = %s, %v; want %s", c.name, details(got), err, c.want)
 		}
 	}
+	testAuditCursor(t, s)
 	got, err := s.Audit.List(ctx, "b", tenants.AuditFilter{})
 	if err != nil || details(got) != "[b1]" {
 		t.Errorf("List(b) = %s, %v", details(got), err)
@@ -146,11 +145,50 @@ func testAuditEachLong(t *testing.T, open Open) {
 		t.Errorf("the stream ended before entry %d", next)
 	}
 	var got []tenants.AuditEntry
-	must(t, s.Audit.Each(ctx, "a", tenants.AuditFilter{Skip: 10, Limit: 2500}, func(e tenants.AuditEntry) error {
+	first, err := s.Audit.List(ctx, "a", tenants.AuditFilter{Limit: 10})
+	must(t, err)
+	tenth := &tenants.Cursor{Time: first[9].Time, ID: first[9].ID}
+	must(t, s.Audit.Each(ctx, "a", tenants.AuditFilter{Cursor: tenth, Limit: 2500}, func(e tenants.AuditEntry) error {
 		got = append(got, e)
 		return nil
 	}))
 	if len(got) != 2500 || got[0].Detail != fmt.Sprint(n-11) || got[2499].Detail != fmt.Sprint(n-2510) {
-		t.Errorf("Skip 10, Limit 2500: %d entries from %s to %s", len(got), got[0].Detail, got[len(got)-1].Detail)
+		t.Errorf("after the 10th, Limit 2500: %d entries from %s to %s", len(got), got[0].Detail, got[len(got)-1].Detail)
+	}
+}
+
+// testAuditCursor: a page starts beside an entry, older or newer, through ties of time, under
+// a filter, and beside an entry that is gone (by its time).
+func testAuditCursor(t *testing.T, s tenants.Stores) {
+	t.Helper()
+	all, err := s.Audit.List(ctx, "a", tenants.AuditFilter{})
+	must(t, err)
+	at := map[string]*tenants.Cursor{}
+	for _, e := range all {
+		at[e.Detail] = &tenants.Cursor{Time: e.Time, ID: e.ID}
+	}
+	newer := func(c *tenants.Cursor) *tenants.Cursor { n := *c; n.Newer = true; return &n }
+	gone := &tenants.Cursor{Time: t0.Add(sec(2)), ID: "gone"}
+	for _, c := range []struct {
+		name string
+		f    tenants.AuditFilter
+		want string
+	}{
+		{"older than a4", tenants.AuditFilter{Cursor: at["a4"], Limit: 2}, "[a3 a2]"},
+		{"older than a3, through a tie of time", tenants.AuditFilter{Cursor: at["a3"], Limit: 2}, "[a2 a1]"},
+		{"older than the oldest", tenants.AuditFilter{Cursor: at["a1"], Limit: 2}, "[]"},
+		{"newer than a2, closest first, listed newest first", tenants.AuditFilter{Cursor: newer(at["a2"]), Limit: 2}, "[a4 a3]"},
+		{"newer than a1", tenants.AuditFilter{Cursor: newer(at["a1"]), Limit: 1}, "[a2]"},
+		{"newer than the newest", tenants.AuditFilter{Cursor: newer(at["a5"]), Limit: 2}, "[]"},
+		{"newer, no limit", tenants.AuditFilter{Cursor: newer(at["a3"])}, "[a5 a4]"},
+		{"older, filtered", tenants.AuditFilter{Actor: "key:1", Cursor: at["a4"]}, "[a2 a1]"},
+		{"older, in a date range", tenants.AuditFilter{From: t0.Add(sec(2)), Cursor: at["a4"]}, "[a3 a2]"},
+		{"older than a gone entry: by its time", tenants.AuditFilter{Cursor: gone}, "[a1]"},
+		{"newer than a gone entry: by its time", tenants.AuditFilter{Cursor: newer(gone)}, "[a5 a4]"},
+	} {
+		got, err := s.Audit.List(ctx, "a", c.f)
+		if err != nil || details(got) != c.want {
+			t.Errorf("%s: List(a) = %s, %v; want %s", c.name, details(got), err, c.want)
+		}
 	}
 }

@@ -100,7 +100,7 @@ func testCountUpTo(t *testing.T, open Open) {
 		{"all, bounded", tenants.Page{Now: at}, 3, 3},
 		{"one form", tenants.Page{FormID: "petition", Now: at}, 100, 4},
 		{"granted primary purpose", tenants.Page{Consent: tenants.ConsentPrimaryPurpose, Status: tenants.StatusGranted, Now: at}, 100, 2},
-		{"paging ignored", tenants.Page{Now: at, Skip: 4, Limit: 1}, 100, 6},
+		{"paging ignored", tenants.Page{Now: at, Cursor: &tenants.Cursor{Time: t0.Add(4 * time.Second), ID: "revoked"}, Limit: 1}, 100, 6},
 	} {
 		if n, err := s.Records.CountUpTo(ctx, "a", tenants.KindFormSubmission, c.page, c.most); err != nil || n != c.want {
 			t.Errorf("%s: CountUpTo = %d, %v; want %d", c.name, n, err, c.want)
