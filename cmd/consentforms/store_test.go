@@ -17,7 +17,9 @@ var mongoURI string
 
 func TestMain(m *testing.M) {
 	if os.Getenv("CONSENTFORMS_TEST_STORE") != "mongo" {
-		os.Exit(m.Run())
+		code := m.Run()
+		stopBrowser()
+		os.Exit(code)
 	}
 	dir, err := os.MkdirTemp("", "ferret")
 	if err != nil {
@@ -31,6 +33,7 @@ func TestMain(m *testing.M) {
 	}
 	mongoURI = srv.URI()
 	code := m.Run()
+	stopBrowser()
 	srv.Stop()
 	_ = os.RemoveAll(dir)
 	os.Exit(code)
