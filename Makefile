@@ -1,7 +1,7 @@
 # consentforms — see README.md. Every target works on a fresh machine with Go installed.
 GO ?= go
 
-.PHONY: run generate test test-race test-other test-mongo lint lint-go lint-openapi bench bench-bin bench-http bench-store bench-crash check-generated
+.PHONY: run generate build-shared test test-race test-other test-mongo lint lint-go lint-openapi bench bench-bin bench-http bench-store bench-crash check-generated
 
 run: ## Run the server on the embedded store (./data).
 	$(GO) run ./cmd/consentforms
@@ -50,6 +50,15 @@ OTHER_PKGS = $(filter-out $(RACE_PKGS),$(shell $(GO) list ./...))
 # The generated files are checked first: templ rewrites them, which the builds must not see.
 test: check-generated ## The whole suite: the generated files, then at once: lint (gofmt, vet, staticcheck), RACE_PKGS with -race, every other test on SQLite, the API scenarios again on MongoDB (its stand-in, FerretDB, on loopback).
 	@$(MAKE) --no-print-directory -j4 -O lint-go test-race test-other test-mongo
+
+# build-shared compiles every package once before the parts that use the same compiled
+# packages start: two go commands at once both compile a package that neither finds in the
+# build cache yet, so on an empty cache test-other, test-mongo and vet each compiled FerretDB,
+# the SQLite driver and the rest. Warm, it only finds them in the cache.
+build-shared:
+	$(GO) build ./...
+
+test-other test-mongo lint-go: build-shared
 
 test-race: ## The concurrent code's packages under the race detector (RACE_PKGS).
 	$(TEST_ENV) $(GO) test -race -gcflags='$(RACE_GCFLAGS)' -count=1 -timeout 14m $(RACE_PKGS)
