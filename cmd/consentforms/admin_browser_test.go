@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -32,65 +31,28 @@ type adminUI struct {
 	ctx context.Context
 }
 
-// browser is the one headless Chromium of this test process, started by the first browser
-// test and stopped by TestMain: each test works in a browser context of its own (its own
-// cookies, storage and cache, like a fresh profile) instead of starting a Chromium.
-var browser struct {
-	once   sync.Once
-	ctx    context.Context
-	err    error
-	cancel context.CancelFunc
-}
-
-// startBrowser starts the shared Chromium once, with a fresh profile.
-func startBrowser() (context.Context, error) {
-	browser.once.Do(func() {
-		dir, err := os.MkdirTemp("", "chromium")
-		if err != nil {
-			browser.err = err
-			return
-		}
-		opts := []chromedp.ExecAllocatorOption{
-			chromedp.ExecPath(adminChromium),
-			chromedp.Flag("headless", true),
-			chromedp.Flag("no-sandbox", true),
-			chromedp.Flag("disable-gpu", true),
-			chromedp.Flag("disable-background-networking", true),
-			chromedp.Flag("disable-component-update", true),
-			chromedp.Flag("disable-sync", true),
-			chromedp.Flag("no-first-run", true),
-			chromedp.Flag("disable-dev-shm-usage", true),
-			chromedp.UserDataDir(dir),
-			chromedp.WindowSize(1280, 900),
-		}
-		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-		bctx, cancelBrowser := chromedp.NewContext(actx)
-		browser.ctx = bctx
-		browser.cancel = func() { cancelBrowser(); cancelAlloc(); _ = os.RemoveAll(dir) }
-		browser.err = chromedp.Do(bctx) // starts the browser, with no timeout
-	})
-	return browser.ctx, browser.err
-}
-
-// stopBrowser stops the shared Chromium, if a test started it.
-func stopBrowser() {
-	if browser.cancel != nil {
-		browser.cancel()
-	}
-}
-
-// newAdminUI opens a tab in a fresh browser context of the shared headless Chromium. Without
-// Chromium the test is skipped, except in CI, where it must be there.
+// newAdminUI starts a headless Chromium with a fresh profile. Without Chromium the test is
+// skipped, except in CI, where it must be there.
 func newAdminUI(t *testing.T, s *testServer) *adminUI {
 	t.Helper()
-	root, err := startBrowser()
-	if err != nil {
-		t.Fatalf("start chromium: %v", err)
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(adminChromium),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
 	}
-	bctx, cancelTab := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
-	t.Cleanup(cancelTab)
-	if err := chromedp.Do(bctx); err != nil { // opens the tab, with no timeout
-		t.Fatalf("open a tab: %v", err)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelBrowser(); cancelAlloc() })
+	if err := chromedp.Do(bctx); err != nil { // starts the browser, with no timeout
+		t.Fatalf("start chromium: %v", err)
 	}
 	// A bound on a hung browser, not on the journey: the browser tests run in parallel with
 	// the rest of the package, which on 2 cores can take a long journey past a minute.

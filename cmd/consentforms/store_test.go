@@ -17,9 +17,7 @@ var mongoURI string
 
 func TestMain(m *testing.M) {
 	if os.Getenv("CONSENTFORMS_TEST_STORE") != "mongo" {
-		code := m.Run()
-		stopBrowser()
-		os.Exit(code)
+		os.Exit(m.Run())
 	}
 	dir, err := os.MkdirTemp("", "ferret")
 	if err != nil {
@@ -33,7 +31,6 @@ func TestMain(m *testing.M) {
 	}
 	mongoURI = srv.URI()
 	code := m.Run()
-	stopBrowser()
 	srv.Stop()
 	_ = os.RemoveAll(dir)
 	os.Exit(code)
