@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/consentforms/consentforms/sqlite/sqlitetest"
 )
 
 // testServer is the real server on a fresh embedded store in a temp dir, on a random
@@ -53,6 +55,13 @@ func startServer(t *testing.T, env ...string) *testServer {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	if mongoURI == "" {
+		// The files of a freshly migrated store, migrated once per test process
+		// (TestFreshDataDir and the other startOn tests still start on empty dirs).
+		if err := sqlitetest.Seed(dir); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return startOn(t, dir, append(storeEnv(t), env...)...)
 }
 

@@ -1,7 +1,10 @@
 package main
 
 import (
+	mathrand "math/rand/v2"
 	"net"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,12 +17,7 @@ import (
 // without a restart.
 func TestMongoUnreachable(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := fixedLoopbackAddr(t)
 	files := t.TempDir()
 	db, err := ferrettest.Start(files, addr)
 	if err != nil {
@@ -73,4 +71,31 @@ func TestMongoUnreachable(t *testing.T) {
 	if g := call(t, s, "GET", "/api/v1/forms/submissions/before", k, nil); g.Status != 200 {
 		t.Errorf("the submission from before the outage: %d", g.Status)
 	}
+}
+
+// fixedLoopbackAddr is a free loopback address for a server that stops and starts again on
+// it. The port is below the kernel's range of ephemeral ports, so that no other process's
+// connection or port-0 listener takes it while the server is down (in a busy test run one
+// did, and the restart failed with "address already in use").
+func fixedLoopbackAddr(t *testing.T) string {
+	t.Helper()
+	low := 32768
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			if n, err := strconv.Atoi(f[0]); err == nil {
+				low = n
+			}
+		}
+	}
+	for range 100 {
+		port := 10000 + mathrand.IntN(max(low-10000, 1))
+		ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+		if err == nil {
+			addr := ln.Addr().String()
+			ln.Close()
+			return addr
+		}
+	}
+	t.Fatal("no free loopback port below the ephemeral range")
+	return ""
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -40,10 +42,27 @@ func Run(t *testing.T, open Open) {
 		{"spent tokens", spentTokenTests},
 		{"web forms", webFormTests},
 	}
+	// Every test opens stores of its own (a fresh file or database each) and reads no clock,
+	// so they run in parallel, up to go test's -parallel; except the "concurrent ..." tests,
+	// which race calls against each other inside one store and run alone, as they would
+	// one after another: a store may bound how long one call waits for another (MongoDB's
+	// erasure claims), and other tests' load must not push such a wait past its bound.
+	var alone sync.RWMutex
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
+			t.Parallel()
 			for name, test := range g.tests {
-				t.Run(name, func(t *testing.T) { test(t, open) })
+				t.Run(name, func(t *testing.T) {
+					t.Parallel()
+					if strings.HasPrefix(name, "concurrent ") {
+						alone.Lock()
+						defer alone.Unlock()
+					} else {
+						alone.RLock()
+						defer alone.RUnlock()
+					}
+					test(t, open)
+				})
 			}
 		})
 	}
