@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/consentforms/consentforms/mongo/ferrettest"
+	"github.com/consentforms/consentforms/tenants"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // mongoURI is the MongoDB stand-in's address when the suite runs against MongoDB
@@ -16,6 +18,8 @@ import (
 var mongoURI string
 
 func TestMain(m *testing.M) {
+	// Passwords are hashed at bcrypt's lowest cost: nothing asserted depends on the cost.
+	tenants.PasswordCost = bcrypt.MinCost
 	if os.Getenv("CONSENTFORMS_TEST_STORE") != "mongo" {
 		os.Exit(m.Run())
 	}
