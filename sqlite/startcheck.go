@@ -113,8 +113,10 @@ func (s *Store) checkBeside(onDamage func(error)) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stopCheck = cancel
 	s.checkDone = make(chan struct{})
+	s.checking.Store(true)
 	go func() {
 		defer close(s.checkDone)
+		defer s.checking.Store(false)
 		start := time.Now()
 		err := s.quickCheckOn(ctx, s.r)
 		if ctx.Err() != nil {

@@ -51,6 +51,8 @@ type Store struct {
 	diskProbed atomic.Int64
 	// checked: the whole file was checked since the start (Close may write the clean marker).
 	checked atomic.Bool
+	// checking: the check beside the start runs (erasures' scrubs wait for its end).
+	checking atomic.Bool
 	// damaged is the damage the check beside the start found.
 	damaged   atomic.Pointer[error]
 	stopCheck context.CancelFunc
