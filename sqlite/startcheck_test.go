@@ -49,4 +49,18 @@ func TestCleanShutdownMarker(t *testing.T) {
 			t.Fatalf("no marker after a clean close (full check %v): %v", full, err)
 		}
 	}
+	// A brief command (the CLI) after a clean shutdown leaves the marker again.
+	s, err = sqlite.Open(ctx, sqlite.Config{Dir: dir, Brief: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Checked() {
+		t.Error("a brief command checked the whole file after a clean shutdown")
+	}
+	if err := s.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(mark); err != nil {
+		t.Fatalf("no marker after a brief command's clean close: %v", err)
+	}
 }

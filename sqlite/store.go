@@ -39,6 +39,10 @@ type Config struct {
 	// FullCheck makes Open check the whole file before it returns even after a clean
 	// shutdown (docs/OPERATIONS.md#start-up-checks).
 	FullCheck bool
+	// Brief is a short command (the CLI's): after a clean shutdown it does not check the file
+	// beside itself, and its clean close leaves the marker again, so that a command run while
+	// the server is stopped does not cost the next start its check before listening.
+	Brief bool
 	// OnDamage hears of damage that the check beside a start after a clean shutdown found
 	// (the server stops on it); the error wraps ErrDamaged.
 	OnDamage func(error)
@@ -51,6 +55,8 @@ type Store struct {
 	diskProbed atomic.Int64
 	// checked: the whole file was checked since the start (Close may write the clean marker).
 	checked atomic.Bool
+	// carried: a Brief store opened after a clean shutdown; its clean close marks it again.
+	carried atomic.Bool
 	// checking: the check beside the start runs (erasures' scrubs wait for its end).
 	checking atomic.Bool
 	// damaged is the damage the check beside the start found.
@@ -170,7 +176,11 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	// A crash between an erasure's commit and its scrub is made good here (or, should a
 	// reader hold it up, by the scrubber soon after).
 	s.Writer.scrubNow(ctx, startScrubWait)
-	if !s.checked.Load() {
+	switch {
+	case s.checked.Load():
+	case cfg.Brief:
+		s.carried.Store(true)
+	default:
 		s.checkBeside(cfg.OnDamage)
 	}
 	return s, nil
@@ -296,7 +306,7 @@ func (s *Store) Close(ctx context.Context) error {
 	}
 	errs = append(errs, s.w.Close())
 	err := errors.Join(errs...)
-	if err == nil && s.checked.Load() && s.damaged.Load() == nil {
+	if err == nil && (s.checked.Load() || s.carried.Load()) && s.damaged.Load() == nil {
 		if err := writeCleanMark(s.path); err != nil {
 			slog.Warn("clean-shutdown marker not written; the next start checks the whole database first", "err", err.Error())
 		}

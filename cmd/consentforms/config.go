@@ -138,7 +138,8 @@ func openObserved(ctx context.Context, cfg Config, obs tenants.Observer, onDamag
 	if cfg.MongoURI != "" {
 		return openMongo(ctx, cfg, obs)
 	}
-	s, err := sqlite.Open(ctx, sqlite.Config{Dir: cfg.DataDir, Observer: obs, FullCheck: cfg.FullStartCheck, OnDamage: onDamage})
+	s, err := sqlite.Open(ctx, sqlite.Config{Dir: cfg.DataDir, Observer: obs, FullCheck: cfg.FullStartCheck, OnDamage: onDamage,
+		Brief: onDamage == nil}) // the server passes onDamage; a CLI command is brief
 	if err != nil {
 		return tenants.Stores{}, err
 	}
