@@ -104,21 +104,26 @@ func (w *Writer) applyChange(ctx context.Context, conn *sql.Conn, ch tenants.Cha
 	return before, after, nil
 }
 
+// rewriteRecord is rewrite's UPDATE (a prepared statement of the writer).
+const rewriteRecord = `UPDATE records SET pp_status = ?, pp_deadline = ?, ge_status = ?, ge_deadline = ?,
+		gp_status = ?, gp_deadline = ?, next_deadline = ?, anonymised_at = ?, body = ?, lapsed_at = ? WHERE rid = ?`
+
+// deleteKey drops one match key of a record (rewrite).
+const deleteKey = `DELETE FROM match_keys WHERE key = ? AND rid = ?`
+
 // rewrite stores rec over row and keeps the match key index in step with its match keys.
 func rewrite(ctx context.Context, tx *sql.Tx, st statements, row recordRow, rec tenants.Record) error {
 	d, err := derive(rec)
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE records SET pp_status = ?, pp_deadline = ?, ge_status = ?, ge_deadline = ?,
-		gp_status = ?, gp_deadline = ?, next_deadline = ?, anonymised_at = ?, body = ?, lapsed_at = ? WHERE rid = ?`,
-		d.ppStatus, d.ppDeadline, d.geStatus, d.geDeadline, d.gpStatus, d.gpDeadline, d.nextDeadline, d.anonymisedAt, d.body, d.lapsedAt, row.rid)
+	_, err = st.rewrite.ExecContext(ctx, d.ppStatus, d.ppDeadline, d.geStatus, d.geDeadline, d.gpStatus, d.gpDeadline, d.nextDeadline, d.anonymisedAt, d.body, d.lapsedAt, row.rid)
 	if err != nil {
 		return translate("rewrite record", err)
 	}
 	for _, k := range row.rec.MatchKeys {
 		if !slices.Contains(rec.MatchKeys, k) {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM match_keys WHERE key = ? AND rid = ?`, key16(k), row.rid); err != nil {
+			if _, err := st.dropKey.ExecContext(ctx, key16(k), row.rid); err != nil {
 				return translate("delete match key", err)
 			}
 		}

@@ -33,6 +33,14 @@ func (w *Writer) scrubPending() bool {
 
 // scrub checkpoints on conn, the writing connection, and records whether it is still pending.
 func (w *Writer) scrub(ctx context.Context, conn *sql.Conn, wait time.Duration) {
+	if w.s.checking.Load() {
+		// The check beside the start holds one snapshot for its whole read of the file: no
+		// checkpoint completes before it ends, and waiting for one would only hold the writer.
+		w.mu.Lock()
+		w.pending = true
+		w.mu.Unlock()
+		return
+	}
 	err := checkpoint(ctx, conn, wait)
 	w.mu.Lock()
 	w.pending = err != nil

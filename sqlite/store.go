@@ -36,6 +36,16 @@ type Config struct {
 	Dir string
 	// Observer, when set, hears of every batch the writer commits (metrics).
 	Observer tenants.Observer
+	// FullCheck makes Open check the whole file before it returns even after a clean
+	// shutdown (docs/OPERATIONS.md#start-up-checks).
+	FullCheck bool
+	// Brief is a short command (the CLI's): after a clean shutdown it does not check the file
+	// beside itself, and its clean close leaves the marker again, so that a command run while
+	// the server is stopped does not cost the next start its check before listening.
+	Brief bool
+	// OnDamage hears of damage that the check beside a start after a clean shutdown found
+	// (the server stops on it); the error wraps ErrDamaged.
+	OnDamage func(error)
 }
 
 // Store is an open database with its repositories.
@@ -43,9 +53,19 @@ type Store struct {
 	path string
 	// diskProbed is the lastDiskError a write has since proved over.
 	diskProbed atomic.Int64
-	w          *sql.DB // the one writing connection
-	cp         *sql.DB // the checkpointer's connection (durable.go)
-	r          *sql.DB // read-only connections
+	// checked: the whole file was checked since the start (Close may write the clean marker).
+	checked atomic.Bool
+	// carried: a Brief store opened after a clean shutdown; its clean close marks it again.
+	carried atomic.Bool
+	// checking: the check beside the start runs (erasures' scrubs wait for its end).
+	checking atomic.Bool
+	// damaged is the damage the check beside the start found.
+	damaged   atomic.Pointer[error]
+	stopCheck context.CancelFunc
+	checkDone chan struct{}
+	w         *sql.DB // the one writing connection
+	cp        *sql.DB // the checkpointer's connection (durable.go)
+	r         *sql.DB // read-only connections
 
 	Tenants *Tenants
 	APIKeys *APIKeys
@@ -99,14 +119,20 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = s.openWriter(ctx)
+	clean, err := takeCleanMark(s.path)
+	if err == nil {
+		err = s.openWriter(ctx)
+	}
 	unlock()
 	if err != nil {
 		return nil, err
 	}
-	if err := s.quickCheck(ctx); err != nil {
-		_ = s.w.Close()
-		return nil, err
+	if !clean || cfg.FullCheck {
+		if err := s.quickCheckOn(ctx, s.w); err != nil {
+			_ = s.w.Close()
+			return nil, err
+		}
+		s.checked.Store(true)
 	}
 	if err := restrictFiles(dir); err != nil {
 		_ = s.w.Close()
@@ -150,6 +176,13 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	// A crash between an erasure's commit and its scrub is made good here (or, should a
 	// reader hold it up, by the scrubber soon after).
 	s.Writer.scrubNow(ctx, startScrubWait)
+	switch {
+	case s.checked.Load():
+	case cfg.Brief:
+		s.carried.Store(true)
+	default:
+		s.checkBeside(cfg.OnDamage)
+	}
 	return s, nil
 }
 
@@ -182,14 +215,18 @@ func (s *Store) openWriter(ctx context.Context) error {
 	return nil
 }
 
-// quickCheck refuses a damaged database at start: PRAGMA quick_check reads every page of every
+// quickCheckOn refuses a damaged database: PRAGMA quick_check reads every page of every
 // table and index (linear in the file's size; docs/OPERATIONS.md#start-up-checks) and finds
-// damaged pages, which would otherwise make records vanish silently.
-func (s *Store) quickCheck(ctx context.Context) error {
-	rows, err := s.w.QueryContext(ctx, "PRAGMA quick_check(5)")
+// damaged pages, which would otherwise make records vanish silently. It runs at start, or
+// beside the running store after a clean shutdown.
+func (s *Store) quickCheckOn(ctx context.Context, db *sql.DB) error {
+	rows, err := db.QueryContext(ctx, "PRAGMA quick_check(5)")
 	if err != nil {
-		return fmt.Errorf("the database %s cannot be checked (%v): it is damaged or not a consentforms database; "+
-			"restore it from a backup (docs/OPERATIONS.md#backup-and-restore)", s.path, err)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("the database %s cannot be checked (%v): it is %w or not a consentforms database; "+
+			"restore it from a backup (docs/OPERATIONS.md#backup-and-restore)", s.path, err, ErrDamaged)
 	}
 	defer rows.Close()
 	var problems []string
@@ -203,11 +240,14 @@ func (s *Store) quickCheck(ctx context.Context) error {
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("the database %s is damaged (%v): restore it from a backup (docs/OPERATIONS.md#backup-and-restore)", s.path, err)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("the database %s is %w (%v): restore it from a backup (docs/OPERATIONS.md#backup-and-restore)", s.path, ErrDamaged, err)
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("the database %s is damaged; the server will not start on it. Restore it from a backup "+
-			"(docs/OPERATIONS.md#backup-and-restore). SQLite's quick_check found: %s", s.path, strings.Join(problems, "; "))
+		return fmt.Errorf("the database %s is %w; the server will not start on it. Restore it from a backup "+
+			"(docs/OPERATIONS.md#backup-and-restore). SQLite's quick_check found: %s", s.path, ErrDamaged, strings.Join(problems, "; "))
 	}
 	return nil
 }
@@ -224,6 +264,9 @@ func (s *Store) Stores() tenants.Stores {
 // rewrite of one row, committed), so that a server on a full disk is taken out of rotation
 // until it can store again.
 func (s *Store) Ping(ctx context.Context) error {
+	if d := s.damaged.Load(); d != nil {
+		return &tenants.StoreError{Op: "ping", Err: fmt.Errorf("%w: %w", tenants.ErrUnavailable, *d)}
+	}
 	var one int
 	if err := translate("ping", s.r.QueryRowContext(ctx, "SELECT 1").Scan(&one)); err != nil {
 		return err
@@ -243,8 +286,14 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
-// Close finishes queued writes and closes the database.
+// Close finishes queued writes and closes the database. When the whole file was checked
+// since the start and the last connection closed cleanly, it leaves the clean-shutdown
+// marker that lets the next start skip the wait for the check.
 func (s *Store) Close(ctx context.Context) error {
+	if s.stopCheck != nil {
+		s.stopCheck()
+		<-s.checkDone
+	}
 	if s.Writer != nil {
 		s.Writer.close()
 	}
@@ -256,7 +305,13 @@ func (s *Store) Close(ctx context.Context) error {
 		errs = append(errs, s.cp.Close())
 	}
 	errs = append(errs, s.w.Close())
-	return errors.Join(errs...)
+	err := errors.Join(errs...)
+	if err == nil && (s.checked.Load() || s.carried.Load()) && s.damaged.Load() == nil {
+		if err := writeCleanMark(s.path); err != nil {
+			slog.Warn("clean-shutdown marker not written; the next start checks the whole database first", "err", err.Error())
+		}
+	}
+	return err
 }
 
 // prepareDir creates the data dir 0700 (tightening an existing one) and refuses a dir that

@@ -196,6 +196,9 @@ const (
 // statements are the writing connection's prepared statements.
 type statements struct {
 	record, key, audit, head *sql.Stmt
+	// rewrite updates a changed record and dropKey drops one of its match keys (rewrite):
+	// prepared once, not parsed per record.
+	rewrite, dropKey *sql.Stmt
 	// heads are the chain heads a transaction read or moved (appendAudit), per tenant.
 	heads map[string]tenants.ChainHead
 }
@@ -205,7 +208,7 @@ func prepare(ctx context.Context, db *sql.DB) (statements, error) {
 	for _, p := range []struct {
 		dst **sql.Stmt
 		q   string
-	}{{&st.record, insertRecord}, {&st.key, insertKey}, {&st.audit, insertAudit}, {&st.head, chainHead}} {
+	}{{&st.record, insertRecord}, {&st.key, insertKey}, {&st.audit, insertAudit}, {&st.head, chainHead}, {&st.rewrite, rewriteRecord}, {&st.dropKey, deleteKey}} {
 		s, err := db.PrepareContext(ctx, p.q)
 		if err != nil {
 			return st, fmt.Errorf("prepare: %w", err)
@@ -218,7 +221,8 @@ func prepare(ctx context.Context, db *sql.DB) (statements, error) {
 // in returns the statements bound to tx.
 func (st statements) in(ctx context.Context, tx *sql.Tx) statements {
 	return statements{record: tx.StmtContext(ctx, st.record), key: tx.StmtContext(ctx, st.key), audit: tx.StmtContext(ctx, st.audit),
-		head: tx.StmtContext(ctx, st.head), heads: map[string]tenants.ChainHead{}}
+		head: tx.StmtContext(ctx, st.head), rewrite: tx.StmtContext(ctx, st.rewrite),
+		dropKey: tx.StmtContext(ctx, st.dropKey), heads: map[string]tenants.ChainHead{}}
 }
 
 // insertIngestions writes records with their match keys and audit entries, one multi-row

@@ -46,6 +46,9 @@ type Config struct {
 	Webhooks dispatch.Config
 	// Limits bound what clients may hold (docs/OPERATIONS.md#limits).
 	Limits Limits
+	// FullStartCheck (CONSENTFORMS_START_CHECK=full) checks the whole embedded database before
+	// listening even after a clean shutdown (docs/OPERATIONS.md#start-up-checks).
+	FullStartCheck bool
 }
 
 func configFrom(getenv func(string) string) Config {
@@ -60,8 +63,14 @@ func configFrom(getenv func(string) string) Config {
 	hooks, herr := webhookConfig(getenv)
 	lim, lerr := limitsFrom(getenv)
 	public, perr := publicURL(getenv("CONSENTFORMS_PUBLIC_URL"))
-	err = errors.Join(err, herr, lerr, perr)
+	var cerr error
+	check := getenv("CONSENTFORMS_START_CHECK")
+	if check != "" && check != "auto" && check != "full" {
+		cerr = fmt.Errorf("CONSENTFORMS_START_CHECK: %q is neither auto nor full", check)
+	}
+	err = errors.Join(err, herr, lerr, perr, cerr)
 	return Config{
+		FullStartCheck: check == "full",
 		TrustedProxies: proxies,
 		PublicURL:      public,
 		ConfigErr:      err,
@@ -120,15 +129,17 @@ func parseProxies(v string) ([]netip.Prefix, error) {
 // openStore opens the configured database: MongoDB when MONGODB_URI is set, else the
 // embedded SQLite store in the data dir.
 func openStore(ctx context.Context, cfg Config) (tenants.Stores, error) {
-	return openObserved(ctx, cfg, nil)
+	return openObserved(ctx, cfg, nil, nil)
 }
 
-// openObserved is openStore with the writer's batches reported to obs (the server's metrics).
-func openObserved(ctx context.Context, cfg Config, obs tenants.Observer) (tenants.Stores, error) {
+// openObserved is openStore with the writer's batches reported to obs (the server's metrics)
+// and damage found by the embedded store's check beside the start reported to onDamage.
+func openObserved(ctx context.Context, cfg Config, obs tenants.Observer, onDamage func(error)) (tenants.Stores, error) {
 	if cfg.MongoURI != "" {
 		return openMongo(ctx, cfg, obs)
 	}
-	s, err := sqlite.Open(ctx, sqlite.Config{Dir: cfg.DataDir, Observer: obs})
+	s, err := sqlite.Open(ctx, sqlite.Config{Dir: cfg.DataDir, Observer: obs, FullCheck: cfg.FullStartCheck, OnDamage: onDamage,
+		Brief: onDamage == nil}) // the server passes onDamage; a CLI command is brief
 	if err != nil {
 		return tenants.Stores{}, err
 	}

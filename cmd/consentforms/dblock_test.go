@@ -268,6 +268,16 @@ func TestStartRefusesDamagedOrLostDatabase(t *testing.T) {
 		return serveOn(ctx, configFrom(dirEnv(dir)), ln, io.Discard, io.Discard)
 	}
 
+	// The clean stop left its marker: the next start checks the file beside the running server.
+	mark, err := os.ReadFile(db + ".clean")
+	if err != nil {
+		t.Fatalf("no clean-shutdown marker after SIGTERM: %v", err)
+	}
+	fi, err := os.Stat(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+
 	// Damage the pages of an index of the records: the table's rows would go missing.
 	page, root := pageOf(t, db, "records_created")
 	bad := append([]byte(nil), good...)
@@ -277,8 +287,23 @@ func TestStartRefusesDamagedOrLostDatabase(t *testing.T) {
 	if err := os.WriteFile(db, bad, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// Damaged while stopped without a trace in the file's size or time, after a clean stop:
+	// the check beside the start finds it and the server stops with the refusal.
+	if err := os.Chtimes(db, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(db+".clean", mark, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := start(); err == nil || !strings.Contains(err.Error(), "damaged") || !strings.Contains(err.Error(), "backup") {
+		t.Errorf("start after a clean stop on a database damaged since: %v, want the server stopped with a refusal that says it is damaged", err)
+	}
+	// That start consumed the marker: this one checks before listening and refuses.
 	if err := start(); err == nil || !strings.Contains(err.Error(), "damaged") || !strings.Contains(err.Error(), "backup") {
 		t.Errorf("start on a damaged database: %v, want a refusal that says it is damaged", err)
+	}
+	if _, err := os.Stat(db + ".clean"); err == nil {
+		t.Error("a stop after a start on a damaged database left a clean-shutdown marker")
 	}
 	// An empty database file, and none at all, beside the secrets file of that data.
 	for _, name := range []string{"empty file", "missing file"} {

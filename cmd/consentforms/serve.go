@@ -11,6 +11,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/consentforms/consentforms/sqlite"
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/jobs"
 )
@@ -29,7 +30,7 @@ func serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 }
 
 // serveOn is serve on a listener the caller opened (tests use a random loopback port).
-func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io.Writer) error {
+func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io.Writer) (err error) {
 	defer ln.Close()
 	log := newLogger(stderr)
 	if cfg.ConfigErr != nil {
@@ -40,7 +41,16 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 		return err
 	}
 	m := newMetrics()
-	store, err := openObserved(ctx, cfg, m)
+	// Damage that the embedded store's check beside the start finds stops the server like
+	// SIGTERM does, and serveOn returns it (the next start checks before listening and refuses).
+	ctx, damaged := context.WithCancelCause(ctx)
+	defer damaged(nil)
+	defer func() {
+		if cause := context.Cause(ctx); errors.Is(cause, sqlite.ErrDamaged) {
+			err = cause
+		}
+	}()
+	store, err := openObserved(ctx, cfg, m, damaged)
 	if err != nil {
 		return err
 	}
