@@ -152,6 +152,26 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	n := max(4, 2*runtime.NumCPU())
 	s.r.SetMaxOpenConns(n)
 	s.r.SetMaxIdleConns(n)
+	s.repositories()
+	if s.Writer, err = newWriter(ctx, s, cfg.Observer); err != nil {
+		_ = s.Close(ctx)
+		return nil, err
+	}
+	// A crash between an erasure's commit and its scrub is made good here (or, should a
+	// reader hold it up, by the scrubber soon after).
+	s.Writer.scrubNow(ctx, startScrubWait)
+	switch {
+	case s.checked.Load():
+	case cfg.Brief:
+		s.carried.Store(true)
+	default:
+		s.checkBeside(cfg.OnDamage)
+	}
+	return s, nil
+}
+
+// repositories sets the store's repositories, each a view of s.
+func (s *Store) repositories() {
 	s.Tenants = &Tenants{s: s}
 	s.APIKeys = &APIKeys{s: s}
 	s.Challenges = &Challenges{s: s}
@@ -169,21 +189,6 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Bulk = &Bulk{s: s}
 	s.Transfer = &Transfer{s: s}
 	s.SpentTokens = &SpentTokens{s: s}
-	if s.Writer, err = newWriter(ctx, s, cfg.Observer); err != nil {
-		_ = s.Close(ctx)
-		return nil, err
-	}
-	// A crash between an erasure's commit and its scrub is made good here (or, should a
-	// reader hold it up, by the scrubber soon after).
-	s.Writer.scrubNow(ctx, startScrubWait)
-	switch {
-	case s.checked.Load():
-	case cfg.Brief:
-		s.carried.Store(true)
-	default:
-		s.checkBeside(cfg.OnDamage)
-	}
-	return s, nil
 }
 
 // openWriter opens the write pool, switches the file to WAL and applies the migrations; the

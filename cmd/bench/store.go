@@ -29,46 +29,11 @@ func benchStore(ctx context.Context, bin string, people, samples int, keep strin
 	} else {
 		defer os.RemoveAll(dir)
 	}
-	var tid, key string
-	var k kept
-	if keep != "" {
-		k, err = readKept(keep)
-		if err != nil {
-			return err
-		}
+	tid, key, k, err := prepareStore(ctx, bin, dir, people, keep)
+	if err != nil {
+		return err
 	}
-	if k.Tenant != "" {
-		// A kept store is measured again as it is, with other persons than the runs before;
-		// the first command on it applies what migrations the binary brings.
-		tid, people = k.Tenant, k.People
-		k.Runs++
-		start := time.Now()
-		m, err := cli(bin, dir, nil, "key", "create", "--tenant", tid, "--scopes", "all")
-		if err != nil {
-			return err
-		}
-		key = m["key"].(string)
-		fmt.Printf("kept store of %d records, run %d; %-20s %.2f s\n", 8*people, k.Runs, "first command (migrations)", time.Since(start).Seconds())
-	} else {
-		hmacKey, err := writeSecrets(dir)
-		if err != nil {
-			return err
-		}
-		if tid, key, err = provision(bin, dir, nil); err != nil {
-			return err
-		}
-		start := time.Now()
-		if err := seed(ctx, dir, tid, hmacKey, people, false); err != nil {
-			return err
-		}
-		fmt.Printf("seeded %d records (%d persons × 2 of each of 4 kinds) in %s\n", 8*people, people, time.Since(start).Round(time.Second))
-		k = kept{Tenant: tid, People: people}
-	}
-	if keep != "" {
-		if err := writeKept(keep, k); err != nil {
-			return err
-		}
-	}
+	people = k.People
 	personOffset = 2 * k.Runs
 
 	srv, err := startServer(ctx, bin, dir)
@@ -113,6 +78,51 @@ func benchStore(ctx context.Context, bin string, people, samples int, keep strin
 	defer srv.stop()
 	fmt.Printf("%-44s %.2f s\n", "restart after a clean stop, until ready", srv.ready.Seconds())
 	return nil
+}
+
+// prepareStore seeds a fresh store in dir, or opens the kept one (a new API key on it, its
+// migrations applied by that first command), and returns its tenant, an API key and what
+// the kept store records.
+func prepareStore(ctx context.Context, bin, dir string, people int, keep string) (tid, key string, k kept, err error) {
+	if keep != "" {
+		k, err = readKept(keep)
+		if err != nil {
+			return "", "", k, err
+		}
+	}
+	if k.Tenant != "" {
+		// A kept store is measured again as it is, with other persons than the runs before;
+		// the first command on it applies what migrations the binary brings.
+		tid, people = k.Tenant, k.People
+		k.Runs++
+		start := time.Now()
+		m, err := cli(bin, dir, nil, "key", "create", "--tenant", tid, "--scopes", "all")
+		if err != nil {
+			return "", "", k, err
+		}
+		key = m["key"].(string)
+		fmt.Printf("kept store of %d records, run %d; %-20s %.2f s\n", 8*people, k.Runs, "first command (migrations)", time.Since(start).Seconds())
+	} else {
+		hmacKey, err := writeSecrets(dir)
+		if err != nil {
+			return "", "", k, err
+		}
+		if tid, key, err = provision(bin, dir, nil); err != nil {
+			return "", "", k, err
+		}
+		start := time.Now()
+		if err := seed(ctx, dir, tid, hmacKey, people, false); err != nil {
+			return "", "", k, err
+		}
+		fmt.Printf("seeded %d records (%d persons × 2 of each of 4 kinds) in %s\n", 8*people, people, time.Since(start).Round(time.Second))
+		k = kept{Tenant: tid, People: people}
+	}
+	if keep != "" {
+		if err := writeKept(keep, k); err != nil {
+			return "", "", k, err
+		}
+	}
+	return tid, key, k, nil
 }
 
 // personOps times, for samples persons spread over the data: a consent read, an unsubscribe
