@@ -58,8 +58,12 @@ func (h *handler) formEdit(c *fiber.Ctx, s *session) error {
 	if err != nil {
 		return err
 	}
+	arriving, err := h.arrivingFields(c, s, f)
+	if err != nil {
+		return err
+	}
 	return h.render(c, fiber.StatusOK, web.FormEdit(web.FormEditPage{Layout: h.layout(c, s, "Form "+f.FormID, web.NavForms),
-		Form: formInput(f), CanEdit: h.may(s, permFormsWrite),
+		Form: formInput(f), CanEdit: h.may(s, permFormsWrite), Arriving: arriving,
 		Webhooks: h.providerWebhooks(c, s), RetentionDue: due, Texts: texts, Embed: web.EmbedFor(baseURL(c), s.TenantID, f)}))
 }
 

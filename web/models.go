@@ -218,6 +218,22 @@ type FormEditPage struct {
 	Texts []TextItem
 	// Embed is how the form goes on the organisation's website; shown when editing.
 	Embed FormEmbed
+	// Arriving are the custom fields of the form's latest submissions; shown for a saved form.
+	Arriving ArrivingFields
+}
+
+// ArrivingFields are the custom fields found in the Read latest live submissions of a form.
+type ArrivingFields struct {
+	Read   int
+	Fields []ArrivingField
+}
+
+// ArrivingField is one custom field as it arrives: in how many of the submissions read, and
+// whether the form declares it (and as personal).
+type ArrivingField struct {
+	Name               string
+	Seen               int
+	Declared, Personal bool
 }
 
 // The API key scopes (docs/API.md §1.3).

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -137,9 +139,22 @@ func TestAdminBrowserFormEditor(t *testing.T) {
 	s := startServer(t)
 	tn := openTenant(s)
 	s.cli("staff", "create", "--email", "lead@example.org", "--password", "lead-password-1", "--role", "tenant_admin", "--tenant", tn)
+	// Submissions carry custom fields the form does not declare yet: the page lists them,
+	// most-seen first, marked as not declared.
+	k := s.key(tn, "submissions:write")
+	for i, extra := range []map[string]any{{"region": "North", "notes": "call after six"}, {"region": "South"}} {
+		body := map[string]any{"form_id": "petition", "submission_id": fmt.Sprintf("arriving-%d", i), "email": fmt.Sprintf("p%d@example.org", i),
+			"consent_to_primary_purpose": true, "consent_to_primary_purpose_deadline_interval": "2y", "consent_to_general_contact_email": true}
+		maps.Copy(body, extra)
+		submit(t, s, k, body)
+	}
 	u := newAdminUI(t, s)
 	wantStatus(t, "sign in", u.signIn("lead@example.org", "lead-password-1"), 200)
 	wantStatus(t, "form", u.open("/admin/forms/petition"), 200)
+	if got := u.texts("arriving-field"); len(got) != 2 || !strings.HasPrefix(got[0], "region") || !strings.Contains(got[0], "2") ||
+		!strings.HasPrefix(got[1], "notes") || u.count("arriving-undeclared") != 2 {
+		t.Errorf("arriving fields %q; want region (2) then notes (1), both not declared", got)
+	}
 	u.fill("field-0-name", "email")
 	u.do(chromedp.SetValue(sel("input-field-0-type"), "email"), chromedp.Click(sel("input-field-0-required")))
 	u.fill("field-0-order", "2")
@@ -155,6 +170,9 @@ func TestAdminBrowserFormEditor(t *testing.T) {
 	iframe, plain := u.value(`[data-testid="embed-iframe"]`), u.value(`[data-testid="embed-html"]`)
 	if !strings.Contains(iframe, "/f/"+tn+"/petition") || !strings.Contains(plain, `data-cf-form="petition"`) || !strings.Contains(plain, `<option>South</option>`) {
 		t.Errorf("snippets: %q / %q", iframe, plain)
+	}
+	if got := u.texts("arriving-field"); len(got) != 2 || !strings.Contains(got[0], "Not personal") || u.count("arriving-undeclared") != 1 {
+		t.Errorf("after declaring region: %q; want region declared, notes not", got)
 	}
 	href := u.attr("form-preview", "href")
 	u.do(chromedp.EmulateViewport(1280, 900))
