@@ -65,10 +65,11 @@ func (s *server) bodyLimit(c *fiber.Ctx) error {
 	return s.readBody(c)
 }
 
-// discardRefused reads and throws away the body of a request refused as too large, when it is
-// at most drainFactor times the limit: a client still writing it would otherwise see the
-// connection reset instead of the 413 (the server closes a connection with unread bytes). Nothing
-// is kept, so this costs the in-flight budget nothing; a larger body is not waited for.
+// discardRefused reads and throws away the body of a request refused as too large (413) or for
+// want of budget (503), when it is at most drainFactor times the limit: a client still writing
+// it would otherwise see the connection reset instead of the answer (the server closes a
+// connection with unread bytes). Nothing is kept, so this costs the in-flight budget nothing; a
+// larger body is not waited for.
 func (s *server) discardRefused(c *fiber.Ctx, n int) {
 	if n > drainFactor*s.BodyLimit {
 		return
@@ -108,6 +109,9 @@ func (s *server) loadBody(c *fiber.Ctx) error {
 		want = int64(n)
 	}
 	if !s.bodies.take(want) {
+		// Read and drop the body (it holds no budget that way), so that the client still
+		// writing it reads the 503 rather than a reset connection.
+		s.discardRefused(c, int(want))
 		return &Error{Status: fiber.StatusServiceUnavailable, Kind: "ServiceUnavailable",
 			Message: "The service is busy reading other requests; retry later.",
 			Details: map[string]any{"retryAfter": busyRetry}, RetryAfter: busyRetry}
