@@ -1,15 +1,19 @@
 package main
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/consentforms/consentforms/mongo/ferrettest"
 	"github.com/consentforms/consentforms/tenants"
+	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -21,7 +25,9 @@ func TestMain(m *testing.M) {
 	// Passwords are hashed at bcrypt's lowest cost: nothing asserted depends on the cost.
 	tenants.PasswordCost = bcrypt.MinCost
 	if os.Getenv("CONSENTFORMS_TEST_STORE") != "mongo" {
-		os.Exit(m.Run())
+		code := m.Run()
+		stopChromium()
+		os.Exit(code)
 	}
 	dir, err := os.MkdirTemp("", "ferret")
 	if err != nil {
@@ -34,19 +40,38 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	mongoURI = srv.URI()
+	mongoAdmin, err = mongodrv.Connect(options.Client().ApplyURI(mongoURI))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "connect to the MongoDB stand-in:", err)
+		os.Exit(1)
+	}
 	code := m.Run()
+	stopChromium()
+	_ = mongoAdmin.Disconnect(context.Background())
 	srv.Stop()
 	_ = os.RemoveAll(dir)
 	os.Exit(code)
 }
 
+// mongoAdmin is the suite's own client of the MongoDB stand-in, which drops each test's database.
+var mongoAdmin *mongodrv.Client
+
 // storeEnv is the environment that points a test server at the suite's store: on MongoDB a
-// database of its own; on the embedded store nothing (a fresh data dir is fresh data).
+// database of its own, dropped when the test ends (after its servers stopped: cleanups run
+// last-registered first); on the embedded store nothing (a fresh data dir is fresh data).
+// Dropping keeps the stand-in's catalogue small: FerretDB's ping, which every readiness
+// check sends, copies the catalogue of every database it holds.
 func storeEnv(t *testing.T) []string {
 	if mongoURI == "" {
 		return nil
 	}
-	return []string{"MONGODB_URI=" + mongoURI, "MONGODB_DATABASE=" + freshDatabase()}
+	db := freshDatabase()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = mongoAdmin.Database(db).Drop(ctx)
+	})
+	return []string{"MONGODB_URI=" + mongoURI, "MONGODB_DATABASE=" + db}
 }
 
 func freshDatabase() string {
