@@ -26,7 +26,13 @@ check-generated: ## Fail when a committed _templ.go file is stale.
 # 2 cores). No test asserts durability against power loss, only against a killed process, which
 # tmpfs keeps as a disk does. Override with `make test TEST_TMPDIR=/tmp`.
 TEST_TMPDIR ?= $(shell test -d /dev/shm -a -w /dev/shm && echo /dev/shm || echo $${TMPDIR:-/tmp})
-TEST_ENV = TMPDIR=$(TEST_TMPDIR)
+# TEST_GOGC lets the test processes' heaps grow to 5 times what is live before the garbage
+# collector runs (Go's default is 2 times): a test process holds the server, its store and, on
+# MongoDB, the FerretDB stand-in, whose decoding makes much short-lived garbage. It cut the CPU
+# of the scenario tests on the stand-in by a quarter (85 s → 62 s) for a few hundred MB of
+# memory. The server as shipped keeps Go's default.
+TEST_GOGC ?= 400
+TEST_ENV = TMPDIR=$(TEST_TMPDIR) GOGC=$(TEST_GOGC)
 
 # TEST_PARALLEL is how many parallel tests of one package run at once (go test's default is
 # the number of cores). The scenario tests of cmd/consentforms spend much of their time
