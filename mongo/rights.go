@@ -43,15 +43,8 @@ func rightsIndexes() []index {
 // backfillLapsed computes lapsedAt for c's records stored before it existed, when want holds
 // lapsedIndex and c lacks it: a start that stops half-way has not created the index yet, so
 // the next start completes the backfill. The field is derived, so the revision stays.
-func backfillLapsed(ctx context.Context, c *mongo.Collection, want []index) error {
-	if !slices.ContainsFunc(want, func(ix index) bool { return ix.name == lapsedIndex }) {
-		return nil
-	}
-	specs, err := c.Indexes().ListSpecifications(ctx)
-	if err != nil {
-		return translate("list indexes of "+c.Name(), err)
-	}
-	if slices.ContainsFunc(specs, func(s mongo.IndexSpecification) bool { return s.Name == lapsedIndex }) {
+func backfillLapsed(ctx context.Context, c *mongo.Collection, want []index, have map[string]bool) error {
+	if !slices.ContainsFunc(want, func(ix index) bool { return ix.name == lapsedIndex }) || have[lapsedIndex] {
 		return nil
 	}
 	return eachDoc(ctx, c, "backfill lapsedAt", bson.D{{Key: "lapsedAt", Value: bson.D{{Key: "$exists", Value: false}}}}, options.Find(),

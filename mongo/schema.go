@@ -141,25 +141,29 @@ func ensureSchema(ctx context.Context, db *mongo.Database) error {
 				return translate("create collection "+col, err)
 			}
 		}
-		if err := backfillLapsed(ctx, db.Collection(col), indexes); err != nil {
+		c := db.Collection(col)
+		specs, err := c.Indexes().ListSpecifications(ctx)
+		if err != nil {
+			return translate("list indexes of "+col, err)
+		}
+		have := map[string]bool{}
+		for _, sp := range specs {
+			have[sp.Name] = true
+		}
+		if err := backfillLapsed(ctx, c, indexes, have); err != nil {
 			return err
 		}
-		if err := ensureIndexes(ctx, db.Collection(col), indexes); err != nil {
+		if err := ensureIndexes(ctx, c, indexes, have); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func ensureIndexes(ctx context.Context, c *mongo.Collection, want []index) error {
-	specs, err := c.Indexes().ListSpecifications(ctx)
-	if err != nil {
-		return translate("list indexes of "+c.Name(), err)
-	}
-	have := map[string]bool{}
-	for _, s := range specs {
-		have[s.Name] = true
-	}
+// ensureIndexes creates, in one command, those of want that the collection lacks (have: the
+// names of the indexes it has).
+func ensureIndexes(ctx context.Context, c *mongo.Collection, want []index, have map[string]bool) error {
+	var missing []mongo.IndexModel
 	for _, ix := range want {
 		if have[ix.name] {
 			continue
@@ -168,9 +172,13 @@ func ensureIndexes(ctx context.Context, c *mongo.Collection, want []index) error
 		if ix.unique {
 			opts.SetUnique(true)
 		}
-		if _, err := c.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: ix.keys, Options: opts}); err != nil {
-			return translate("create index "+c.Name()+"."+ix.name, err)
-		}
+		missing = append(missing, mongo.IndexModel{Keys: ix.keys, Options: opts})
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	if _, err := c.Indexes().CreateMany(ctx, missing); err != nil {
+		return translate("create indexes of "+c.Name(), err)
 	}
 	return nil
 }
