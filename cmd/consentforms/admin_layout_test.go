@@ -124,6 +124,7 @@ func seedLayoutData(t *testing.T, s *testServer) (tenant string) {
 func TestAdminBrowserLayout(t *testing.T) {
 	t.Parallel()
 	requireChromium(t)
+	browserSideOnly(t)
 	s := startServer(t)
 	tenant := seedLayoutData(t, s)
 	u := newAdminUI(t, s)

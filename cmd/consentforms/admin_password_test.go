@@ -11,6 +11,7 @@ import (
 func TestAdminBrowserPassword(t *testing.T) {
 	t.Parallel()
 	requireChromium(t)
+	browserSideOnly(t)
 	s := startServer(t, "CONSENTFORMS_ADMIN_PASSWORD=")
 	m := regexp.MustCompile(`password:\s+(\S+)`).FindStringSubmatch(s.stdout.String())
 	if m == nil {

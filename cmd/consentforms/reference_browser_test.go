@@ -32,6 +32,7 @@ func cspRecorder() chromedp.Action[chromedp.Void] {
 func TestAPIReference(t *testing.T) {
 	t.Parallel()
 	requireChromium(t)
+	browserSideOnly(t)
 	s := startServer(t)
 
 	r := s.do("GET", "/api/docs", "", nil)
