@@ -21,6 +21,12 @@ type WebhookDiagnostics struct {
 
 	mu      sync.Mutex
 	pending map[diagKey]*tenants.WebhookDelta
+
+	// flushing is held by Flush for writing while it moves the pending deltas to the store, and
+	// by Stats for reading while it reads the store and the pending deltas: a delta is then
+	// counted once, in the store or in memory, never in neither (between Flush's take and its
+	// write) nor in both. Deliveries take only mu, so a flush never holds up a request.
+	flushing sync.RWMutex
 }
 
 type diagKey struct{ tenantID, provider, day string }
@@ -81,12 +87,16 @@ func (d *WebhookDiagnostics) keepFrom() string {
 // Flush writes the pending deltas to the store; on an error they are dropped (diagnostics,
 // not data) and the error returned for the log.
 func (d *WebhookDiagnostics) Flush(ctx context.Context) error {
+	d.flushing.Lock()
+	defer d.flushing.Unlock()
 	return d.Repo.Add(ctx, d.take(), d.keepFrom())
 }
 
 // Stats returns the tenant's diagnostics per provider: the store's, with what this instance
 // has not written yet added.
 func (d *WebhookDiagnostics) Stats(ctx context.Context, tenantID string) ([]tenants.WebhookStats, error) {
+	d.flushing.RLock()
+	defer d.flushing.RUnlock()
 	stats, err := d.Repo.Stats(ctx, tenantID, d.keepFrom())
 	if err != nil {
 		return nil, err
