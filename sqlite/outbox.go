@@ -20,20 +20,15 @@ const insertOutboxQ = `INSERT INTO webhook_outbox (id, tenant_id, type, time, pa
 
 // insertOutbox writes the events that a live endpoint of their tenant wants (WantedEvents),
 // reading the endpoints in tx; an event whose id exists is not written again.
-func insertOutbox(ctx context.Context, tx *sql.Tx, events []tenants.OutboxEvent) error {
+func insertOutbox(ctx context.Context, tx cachedQuerier, events []tenants.OutboxEvent) error {
 	events, err := tenants.WantedEvents(events, func(tenantID string) ([]tenants.Endpoint, error) {
-		return queryAll(ctx, tx, "list webhook endpoints", scanEndpoint, `SELECT `+endpointCols+` FROM webhook_endpoints WHERE tenant_id = ?`, tenantID)
+		return queryAll(ctx, tx, "list webhook endpoints", scanEndpoint, listEndpoints, tenantID)
 	})
 	if err != nil || len(events) == 0 {
 		return err
 	}
-	st, err := tx.PrepareContext(ctx, insertOutboxQ)
-	if err != nil {
-		return translate("prepare outbox", err)
-	}
-	defer st.Close()
 	for _, e := range events {
-		if _, err := st.ExecContext(ctx, e.ID, e.TenantID, e.Type, ms(e.Time), e.Payload); err != nil {
+		if _, err := tx.ExecContext(ctx, insertOutboxQ, e.ID, e.TenantID, e.Type, ms(e.Time), e.Payload); err != nil {
 			return translate("insert outbox event", err)
 		}
 	}
@@ -52,6 +47,9 @@ func ingestionEvents(jobs []*ingestJob) []tenants.OutboxEvent {
 }
 
 const endpointCols = `id, tenant_id, url, events, secret, created_at, failing_since`
+
+// listEndpoints is the query of a tenant's endpoints (insertOutbox).
+const listEndpoints = `SELECT ` + endpointCols + ` FROM webhook_endpoints WHERE tenant_id = ?`
 
 // InsertEndpoint stores a new endpoint.
 func (r *Outbox) InsertEndpoint(ctx context.Context, e tenants.Endpoint) error {

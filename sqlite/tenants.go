@@ -23,7 +23,7 @@ func (r *Tenants) Insert(ctx context.Context, t tenants.Tenant) error {
 
 // Get returns the tenant with id.
 func (r *Tenants) Get(ctx context.Context, id string) (tenants.Tenant, error) {
-	t, err := scanTenant(r.s.r.QueryRowContext(ctx, `SELECT `+tenantCols+` FROM tenants WHERE id = ?`, id))
+	t, err := scanTenant(cachedQuerier{cache: r.s.rq}.QueryRowContext(ctx, `SELECT `+tenantCols+` FROM tenants WHERE id = ?`, id))
 	return t, translate("get tenant", err)
 }
 
