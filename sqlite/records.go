@@ -19,7 +19,7 @@ var _ tenants.RecordRepo = (*Records)(nil)
 
 // Get returns the tenant's record of kind with publicID.
 func (r *Records) Get(ctx context.Context, tenantID string, kind tenants.Kind, publicID string) (tenants.Record, error) {
-	row, err := scanRecord(r.s.r.QueryRowContext(ctx, `SELECT `+recordCols+` FROM records
+	row, err := scanRecord(cachedQuerier{cache: r.s.rq}.QueryRowContext(ctx, `SELECT `+recordCols+` FROM records
 		WHERE tenant_id = ? AND kind = ? AND public_id = ?`, tenantID, kind, publicID))
 	return row.rec, translate("get record", err)
 }

@@ -93,6 +93,11 @@ func queryAll[T any](ctx context.Context, db querier, op string, scan func(scann
 // execOne runs a statement that must change one row: ErrNotFound when it changed none.
 func execOne(ctx context.Context, db *sql.DB, op, q string, args ...any) error {
 	res, err := db.ExecContext(ctx, q, args...)
+	return changedOne(res, err, op)
+}
+
+// changedOne is execOne's answer for a statement's result.
+func changedOne(res sql.Result, err error, op string) error {
 	if err != nil {
 		return translate(op, err)
 	}

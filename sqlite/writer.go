@@ -30,10 +30,12 @@ type Writer struct {
 	s     *Store
 	st    statements
 	batch *batch.Batcher[*ingestJob]
-	sync  *syncer
-	cp    checkpointer
-	stop  chan struct{}
-	once  sync.Once
+	// deliveries batches the outcomes of webhook delivery attempts (Outbox.Update).
+	deliveries *batch.Batcher[*deliveryUpdate]
+	sync       *syncer
+	cp         checkpointer
+	stop       chan struct{}
+	once       sync.Once
 
 	mu sync.Mutex
 	// pending is set while an erasure's scrub is not done; the scrubber completes it.
@@ -60,6 +62,7 @@ func newWriter(ctx context.Context, s *Store, obs tenants.Observer) (*Writer, er
 	w := &Writer{s: s, st: st, stop: make(chan struct{}), sync: newSyncer(s.path + "-wal"), cp: checkpointer{db: s.cp},
 		multi: map[string]*sql.Stmt{}}
 	w.batch = batch.NewPipelined(maxBatch, minBatch, w.write, w.sync.busy, batch.Observer(obs))
+	w.deliveries = batch.New(maxBatch, w.updateDeliveries)
 	w.background.Add(2)
 	go w.scrubber()
 	go w.cp.run(w.stop, w.background.Done)
@@ -82,6 +85,7 @@ func (w *Writer) Ingest(ctx context.Context, in tenants.Ingestion) (bool, error)
 // close writes what is queued, waits for its fsync, stops the background work and returns.
 func (w *Writer) close() {
 	w.once.Do(func() {
+		w.deliveries.Close()
 		w.batch.Close()
 		w.sync.close()
 		close(w.stop)
@@ -219,8 +223,8 @@ func prepare(ctx context.Context, db *sql.DB) (statements, error) {
 		}
 		*p.dst = s
 	}
-	// The outbox's statements, which every write runs.
-	for _, q := range []string{listEndpoints, insertOutboxQ} {
+	// The outbox's statements: every write runs the first two, the dispatcher the others.
+	for _, q := range []string{listEndpoints, insertOutboxQ, insertDelivery, updateDelivery} {
 		if _, _, err := st.cache.get(ctx, q); err != nil {
 			return st, fmt.Errorf("prepare: %w", err)
 		}
