@@ -100,54 +100,61 @@ func (c *stmtCache) prepareWanted(ctx context.Context) {
 	})
 }
 
-// QueryContext implements querier.
-func (q cachedQuerier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	s, ok, err := q.stmt(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case !ok && q.tx != nil:
-		return q.tx.QueryContext(ctx, query, args...)
-	case !ok:
-		return q.cache.db.QueryContext(ctx, query, args...)
-	case q.tx != nil:
-		return q.tx.StmtContext(ctx, s).QueryContext(ctx, args...)
-	default:
-		return s.QueryContext(ctx, args...)
-	}
+// runner runs a query unprepared: a transaction or a database.
+type runner interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
-// QueryRowContext is QueryContext of one row.
-func (q cachedQuerier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+// prepared returns the statement that runs query for q (bound to q's transaction), or none
+// and the runner that runs it unprepared.
+func (q cachedQuerier) prepared(ctx context.Context, query string) (*sql.Stmt, runner, error) {
+	var r runner = q.cache.db
+	if q.tx != nil {
+		r = q.tx
+	}
 	s, ok, err := q.stmt(ctx, query)
 	switch {
 	case err != nil || !ok:
-		// An unprepared query reports a failed prepare through its row as well.
-		if q.tx != nil {
-			return q.tx.QueryRowContext(ctx, query, args...)
-		}
-		return q.cache.db.QueryRowContext(ctx, query, args...)
+		return nil, r, err
 	case q.tx != nil:
-		return q.tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
+		return q.tx.StmtContext(ctx, s), r, nil
 	default:
-		return s.QueryRowContext(ctx, args...)
+		return s, r, nil
 	}
+}
+
+// QueryContext implements querier.
+func (q cachedQuerier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	s, r, err := q.prepared(ctx, query)
+	switch {
+	case err != nil:
+		return nil, err
+	case s == nil:
+		return r.QueryContext(ctx, query, args...)
+	}
+	return s.QueryContext(ctx, args...)
+}
+
+// QueryRowContext is QueryContext of one row; a failed prepare is run unprepared, so that the
+// row reports it.
+func (q cachedQuerier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	s, r, err := q.prepared(ctx, query)
+	if s == nil || err != nil {
+		return r.QueryRowContext(ctx, query, args...)
+	}
+	return s.QueryRowContext(ctx, args...)
 }
 
 // ExecContext runs a statement that returns no rows.
 func (q cachedQuerier) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	s, ok, err := q.stmt(ctx, query)
+	s, r, err := q.prepared(ctx, query)
 	switch {
 	case err != nil:
 		return nil, err
-	case !ok && q.tx != nil:
-		return q.tx.ExecContext(ctx, query, args...)
-	case !ok:
-		return q.cache.db.ExecContext(ctx, query, args...)
-	case q.tx != nil:
-		return q.tx.StmtContext(ctx, s).ExecContext(ctx, args...)
-	default:
-		return s.ExecContext(ctx, args...)
+	case s == nil:
+		return r.ExecContext(ctx, query, args...)
 	}
+	return s.ExecContext(ctx, args...)
 }

@@ -159,14 +159,8 @@ func testOutboxChanges(t *testing.T, open Open) {
 func testOutboxDeliveries(t *testing.T, open Open) {
 	s := open(t)
 	subscribe(t, s, "a")
-	r := record("a", tenants.KindFormSubmission, "f1", 1)
-	_, err := s.Writer.Ingest(ctx, tenants.Ingestion{Record: r, Audit: []tenants.AuditEntry{accepted(r)},
-		Events: []tenants.OutboxEvent{outboxEvent("a", "m1", tenants.EventTypeConsentGranted, 1)}})
-	must(t, err)
-	r2 := record("a", tenants.KindFormSubmission, "f2", 2)
-	_, err = s.Writer.Ingest(ctx, tenants.Ingestion{Record: r2, Audit: []tenants.AuditEntry{accepted(r2)},
-		Events: []tenants.OutboxEvent{outboxEvent("a", "m2", tenants.EventTypeConsentGranted, 2)}})
-	must(t, err)
+	ingestGranted(t, s, "f1", "m1", 1)
+	ingestGranted(t, s, "f2", "m2", 2)
 	if got := unfanned(t, s); got != "[m1 m2]" {
 		t.Fatalf("unfanned = %s, want oldest first", got)
 	}
@@ -250,10 +244,7 @@ func testOutboxExpiry(t *testing.T, open Open) {
 func testOutboxConcurrentUpdates(t *testing.T, open Open) {
 	s := open(t)
 	subscribe(t, s, "a")
-	r := record("a", tenants.KindFormSubmission, "f1", 1)
-	_, err := s.Writer.Ingest(ctx, tenants.Ingestion{Record: r, Audit: []tenants.AuditEntry{accepted(r)},
-		Events: []tenants.OutboxEvent{outboxEvent("a", "m1", tenants.EventTypeConsentGranted, 1)}})
-	must(t, err)
+	ingestGranted(t, s, "f1", "m1", 1)
 	evs, err := s.Outbox.Unfanned(ctx, 1)
 	if err != nil || len(evs) != 1 {
 		t.Fatalf("Unfanned = %+v, %v", evs, err)
@@ -298,4 +289,14 @@ func testOutboxConcurrentUpdates(t *testing.T, open Open) {
 	if due, _ := s.Outbox.Due(ctx, t0.Add(time.Hour), 100); len(due) != 0 {
 		t.Errorf("Due after every delivery was delivered = %+v", due)
 	}
+}
+
+// ingestGranted stores tenant a's form submission publicID (n: its time and content) with
+// its consent.granted event eventID.
+func ingestGranted(t *testing.T, s tenants.Stores, publicID, eventID string, n int) {
+	t.Helper()
+	r := record("a", tenants.KindFormSubmission, publicID, n)
+	_, err := s.Writer.Ingest(ctx, tenants.Ingestion{Record: r, Audit: []tenants.AuditEntry{accepted(r)},
+		Events: []tenants.OutboxEvent{outboxEvent("a", eventID, tenants.EventTypeConsentGranted, n)}})
+	must(t, err)
 }
