@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"slices"
+	"strings"
 
 	"github.com/consentforms/consentforms/tenants"
 )
@@ -16,6 +17,7 @@ func (w *Writer) Erase(ctx context.Context, ch tenants.Change) ([]tenants.Record
 	if none, err := w.nothingToErase(ctx, ch); err != nil || none {
 		return nil, err
 	}
+	defer w.st.cache.prepareWanted(ctx) // once the connection is back (deferred before it)
 	conn, err := w.s.w.Conn(ctx)
 	if err != nil {
 		return nil, translate("erase", err)
@@ -34,8 +36,23 @@ func (w *Writer) Erase(ctx context.Context, ch tenants.Change) ([]tenants.Record
 // nothingToErase reports, from a read snapshot, that ch would change no record: an erasure
 // of a person who has no records here (or only erased ones) then takes neither the write
 // lock nor a checkpoint, and slows nobody's intake. A record ingested after the snapshot
-// was not there when the erasure was asked for.
+// was not there when the erasure was asked for. An erasure by match keys looks only for the
+// keys (one index lookup each): an erased record has none left, and a record whose mention
+// was removed no longer carries that key.
 func (w *Writer) nothingToErase(ctx context.Context, ch tenants.Change) (bool, error) {
+	if len(ch.RecordIDs) == 0 {
+		if len(ch.MatchKeys) == 0 {
+			return true, nil
+		}
+		args := make([]any, len(ch.MatchKeys))
+		for i, k := range ch.MatchKeys {
+			args[i] = key16(k)
+		}
+		var found int
+		err := cachedQuerier{cache: w.s.rq}.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM match_keys WHERE key IN (`+
+			placeholders(len(args))+`))`, args...).Scan(&found)
+		return found == 0, translate("find match keys", err)
+	}
 	rows, err := changeRows(ctx, w.s.r, ch)
 	if err != nil {
 		return false, err
@@ -52,6 +69,7 @@ func (w *Writer) nothingToErase(ctx context.Context, ch tenants.Change) (bool, e
 
 // Revoke implements tenants.Writer: one transaction finds, changes and audits.
 func (w *Writer) Revoke(ctx context.Context, ch tenants.Change) ([]tenants.Record, error) {
+	defer w.st.cache.prepareWanted(ctx)
 	conn, err := w.s.w.Conn(ctx)
 	if err != nil {
 		return nil, translate("revoke", err)
@@ -70,7 +88,7 @@ func (w *Writer) applyChange(ctx context.Context, conn *sql.Conn, ch tenants.Cha
 	}
 	defer func() { _ = tx.Rollback() }()
 	st := w.st.in(ctx, tx)
-	rows, err := changeRows(ctx, tx, ch)
+	rows, err := changeRows(ctx, st.q, ch)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -93,7 +111,7 @@ func (w *Writer) applyChange(ctx context.Context, conn *sql.Conn, ch tenants.Cha
 			return nil, nil, err
 		}
 		if ch.Events != nil {
-			if err := insertOutbox(ctx, tx, ch.Events(after)); err != nil {
+			if err := insertOutbox(ctx, st.q, ch.Events(after)); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -104,21 +122,33 @@ func (w *Writer) applyChange(ctx context.Context, conn *sql.Conn, ch tenants.Cha
 	return before, after, nil
 }
 
-// rewriteRecord is rewrite's UPDATE (a prepared statement of the writer).
-const rewriteRecord = `UPDATE records SET pp_status = ?, pp_deadline = ?, ge_status = ?, ge_deadline = ?,
-		gp_status = ?, gp_deadline = ?, next_deadline = ?, anonymised_at = ?, body = ?, lapsed_at = ? WHERE rid = ?`
-
 // deleteKey drops one match key of a record (rewrite).
 const deleteKey = `DELETE FROM match_keys WHERE key = ? AND rid = ?`
 
-// rewrite stores rec over row and keeps the match key index in step with its match keys.
+// rewrite stores rec over row and keeps the match key index in step with its match keys. The
+// UPDATE sets only the columns whose value changes (and the body): SQLite maintains every
+// index on a column the statement sets, and every partial index whose condition names one,
+// even where the value stays, and runs the triggers of those columns.
 func rewrite(ctx context.Context, tx *sql.Tx, st statements, row recordRow, rec tenants.Record) error {
 	d, err := derive(rec)
 	if err != nil {
 		return err
 	}
-	_, err = st.rewrite.ExecContext(ctx, d.ppStatus, d.ppDeadline, d.geStatus, d.geDeadline, d.gpStatus, d.gpDeadline, d.nextDeadline, d.anonymisedAt, d.body, d.lapsedAt, row.rid)
-	if err != nil {
+	old, now := deriveColumns(row.rec).columns(), d.columns()
+	var set strings.Builder
+	args := make([]any, 0, len(now)+1)
+	for i, c := range now {
+		if c.name != "body" && c.value == old[i].value {
+			continue
+		}
+		if set.Len() > 0 {
+			set.WriteString(", ")
+		}
+		set.WriteString(c.name + " = ?")
+		args = append(args, c.value)
+	}
+	args = append(args, row.rid)
+	if _, err := st.q.ExecContext(ctx, `UPDATE records SET `+set.String()+` WHERE rid = ?`, args...); err != nil {
 		return translate("rewrite record", err)
 	}
 	for _, k := range row.rec.MatchKeys {
@@ -190,7 +220,7 @@ func expireBatch(ctx context.Context, tx *sql.Tx, st statements, run tenants.Exp
 				return 0, 0, err
 			}
 			if run.Events != nil {
-				if err := insertOutbox(ctx, tx, run.Events(rec, names)); err != nil {
+				if err := insertOutbox(ctx, st.q, run.Events(rec, names)); err != nil {
 					return 0, 0, err
 				}
 			}

@@ -35,7 +35,7 @@ func formArgs(f tenants.Form) ([]any, error) {
 
 // Get returns the tenant's form with formID.
 func (r *Forms) Get(ctx context.Context, tenantID, formID string) (tenants.Form, error) {
-	f, err := scanForm(r.s.r.QueryRowContext(ctx, `SELECT `+formCols+` FROM forms WHERE tenant_id = ? AND form_id = ?`, tenantID, formID))
+	f, err := scanForm(cachedQuerier{cache: r.s.rq}.QueryRowContext(ctx, `SELECT `+formCols+` FROM forms WHERE tenant_id = ? AND form_id = ?`, tenantID, formID))
 	return f, translate("get form", err)
 }
 

@@ -20,20 +20,15 @@ const insertOutboxQ = `INSERT INTO webhook_outbox (id, tenant_id, type, time, pa
 
 // insertOutbox writes the events that a live endpoint of their tenant wants (WantedEvents),
 // reading the endpoints in tx; an event whose id exists is not written again.
-func insertOutbox(ctx context.Context, tx *sql.Tx, events []tenants.OutboxEvent) error {
+func insertOutbox(ctx context.Context, tx cachedQuerier, events []tenants.OutboxEvent) error {
 	events, err := tenants.WantedEvents(events, func(tenantID string) ([]tenants.Endpoint, error) {
-		return queryAll(ctx, tx, "list webhook endpoints", scanEndpoint, `SELECT `+endpointCols+` FROM webhook_endpoints WHERE tenant_id = ?`, tenantID)
+		return queryAll(ctx, tx, "list webhook endpoints", scanEndpoint, listEndpoints, tenantID)
 	})
 	if err != nil || len(events) == 0 {
 		return err
 	}
-	st, err := tx.PrepareContext(ctx, insertOutboxQ)
-	if err != nil {
-		return translate("prepare outbox", err)
-	}
-	defer st.Close()
 	for _, e := range events {
-		if _, err := st.ExecContext(ctx, e.ID, e.TenantID, e.Type, ms(e.Time), e.Payload); err != nil {
+		if _, err := tx.ExecContext(ctx, insertOutboxQ, e.ID, e.TenantID, e.Type, ms(e.Time), e.Payload); err != nil {
 			return translate("insert outbox event", err)
 		}
 	}
@@ -53,6 +48,9 @@ func ingestionEvents(jobs []*ingestJob) []tenants.OutboxEvent {
 
 const endpointCols = `id, tenant_id, url, events, secret, created_at, failing_since`
 
+// listEndpoints is the query of a tenant's endpoints (insertOutbox).
+const listEndpoints = `SELECT ` + endpointCols + ` FROM webhook_endpoints WHERE tenant_id = ?`
+
 // InsertEndpoint stores a new endpoint.
 func (r *Outbox) InsertEndpoint(ctx context.Context, e tenants.Endpoint) error {
 	events, err := json.Marshal(e.Events)
@@ -66,7 +64,7 @@ func (r *Outbox) InsertEndpoint(ctx context.Context, e tenants.Endpoint) error {
 
 // Endpoint returns the tenant's endpoint with id.
 func (r *Outbox) Endpoint(ctx context.Context, tenantID, id string) (tenants.Endpoint, error) {
-	e, err := scanEndpoint(r.s.r.QueryRowContext(ctx, `SELECT `+endpointCols+` FROM webhook_endpoints WHERE tenant_id = ? AND id = ?`, tenantID, id))
+	e, err := scanEndpoint(cachedQuerier{cache: r.s.rq}.QueryRowContext(ctx, `SELECT `+endpointCols+` FROM webhook_endpoints WHERE tenant_id = ? AND id = ?`, tenantID, id))
 	return e, translate("get webhook endpoint", err)
 }
 
@@ -108,26 +106,29 @@ func (r *Outbox) Unfanned(ctx context.Context, limit int) ([]tenants.OutboxEvent
 	}, `SELECT id, tenant_id, type, time, payload FROM webhook_outbox ORDER BY seq LIMIT ?`, limit)
 }
 
-// Fan implements tenants.OutboxRepo, in one transaction.
+// Fan implements tenants.OutboxRepo, in one transaction; its two statements are prepared
+// once (stmtcache.go), not parsed for every delivery and event.
 func (r *Outbox) Fan(ctx context.Context, fanned []tenants.Fanned) error {
-	return r.s.Writer.inTx(ctx, func(tx *sql.Tx, _ statements) error {
+	return r.s.Writer.inTx(ctx, func(_ *sql.Tx, st statements) error {
 		for _, f := range fanned {
 			for _, d := range f.Deliveries {
-				_, err := tx.ExecContext(ctx, `INSERT INTO webhook_deliveries (tenant_id, endpoint_id, event_id, type, payload,
-				created_at, status, attempts, next_at, last_at, last_result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-				ON CONFLICT DO NOTHING`, d.TenantID, d.EndpointID, d.EventID, d.Type, d.Payload, ms(d.CreatedAt), d.Status,
-					d.Attempts, ms(d.NextAt), msPtr(d.LastAt), d.LastResult)
+				_, err := st.q.ExecContext(ctx, insertDelivery, d.TenantID, d.EndpointID, d.EventID, d.Type, d.Payload,
+					ms(d.CreatedAt), d.Status, d.Attempts, ms(d.NextAt), msPtr(d.LastAt), d.LastResult)
 				if err != nil {
 					return translate("insert webhook delivery", err)
 				}
 			}
-			if _, err := tx.ExecContext(ctx, `DELETE FROM webhook_outbox WHERE id = ?`, f.Event.ID); err != nil {
+			if _, err := st.q.ExecContext(ctx, `DELETE FROM webhook_outbox WHERE id = ?`, f.Event.ID); err != nil {
 				return translate("remove fanned event", err)
 			}
 		}
 		return nil
 	})
 }
+
+const insertDelivery = `INSERT INTO webhook_deliveries (tenant_id, endpoint_id, event_id, type, payload,
+	created_at, status, attempts, next_at, last_at, last_result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	ON CONFLICT DO NOTHING`
 
 const deliveryCols = `tenant_id, endpoint_id, event_id, type, payload, created_at, status, attempts, next_at, last_at, last_result`
 
@@ -137,11 +138,52 @@ func (r *Outbox) Due(ctx context.Context, now time.Time, limit int) ([]tenants.D
 		`SELECT `+deliveryCols+` FROM webhook_deliveries WHERE status = 'pending' AND next_at <= ? ORDER BY next_at LIMIT ?`, ms(now), limit)
 }
 
-// Update implements tenants.OutboxRepo.
+// Update implements tenants.OutboxRepo. Outcomes arrive one per attempt, from many attempts
+// at once: they are written in batches (one transaction, one fsync, each), not one
+// transaction each, which took the writing connection from intake once per delivery.
 func (r *Outbox) Update(ctx context.Context, d tenants.Delivery) error {
-	return execOne(ctx, r.s.w, "update webhook delivery", `UPDATE webhook_deliveries SET status = ?, attempts = ?, next_at = ?,
-		last_at = ?, last_result = ? WHERE endpoint_id = ? AND event_id = ?`,
-		d.Status, d.Attempts, ms(d.NextAt), msPtr(d.LastAt), d.LastResult, d.EndpointID, d.EventID)
+	j := &deliveryUpdate{d: d}
+	if err := r.s.Writer.deliveries.Do(ctx, j); err != nil {
+		return err
+	}
+	return j.err
+}
+
+// deliveryUpdate is an Update waiting for its batch, and its outcome.
+type deliveryUpdate struct {
+	d   tenants.Delivery
+	err error
+}
+
+const updateDelivery = `UPDATE webhook_deliveries SET status = ?, attempts = ?, next_at = ?,
+	last_at = ?, last_result = ? WHERE endpoint_id = ? AND event_id = ?`
+
+// updateDeliveries writes a batch of Updates in one transaction, durable at its commit. Should
+// it fail, each is written in a transaction of its own, so that an error reaches only the
+// update it belongs to.
+func (w *Writer) updateDeliveries(jobs []*deliveryUpdate) {
+	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+	defer cancel()
+	err := w.inTx(ctx, func(_ *sql.Tx, st statements) error {
+		for _, j := range jobs {
+			d := j.d
+			res, err := st.q.ExecContext(ctx, updateDelivery, d.Status, d.Attempts, ms(d.NextAt), msPtr(d.LastAt), d.LastResult,
+				d.EndpointID, d.EventID)
+			if j.err = changedOne(res, err, "update webhook delivery"); err != nil {
+				return j.err
+			}
+		}
+		return nil
+	})
+	switch {
+	case err == nil:
+	case len(jobs) == 1:
+		jobs[0].err = err
+	default:
+		for _, j := range jobs {
+			w.updateDeliveries([]*deliveryUpdate{j})
+		}
+	}
 }
 
 // Deliveries implements tenants.OutboxRepo.

@@ -79,12 +79,31 @@ func derive(r tenants.Record) (derived, error) {
 		// The message may quote a value: say only what failed.
 		return derived{}, fmt.Errorf("encode record: %T", err)
 	}
+	d := deriveColumns(r)
+	d.body = string(b)
+	return d, nil
+}
+
+// deriveColumns is derive without the body.
+func deriveColumns(r tenants.Record) derived {
 	c := r.Consents
-	return derived{body: string(b),
+	return derived{
 		ppStatus: string(c.PrimaryPurpose.Status), ppDeadline: msPtr(deadlineColumn(c.PrimaryPurpose)),
 		geStatus: string(c.GeneralContactEmail.Status), geDeadline: msPtr(deadlineColumn(c.GeneralContactEmail)),
 		gpStatus: string(c.GeneralContactPhone.Status), gpDeadline: msPtr(deadlineColumn(c.GeneralContactPhone)),
-		nextDeadline: msPtr(c.NextDeadline()), anonymisedAt: msPtr(r.AnonymisedAt), lapsedAt: msPtr(c.LapsedAt(r.CreatedAt))}, nil
+		nextDeadline: msPtr(c.NextDeadline()), anonymisedAt: msPtr(r.AnonymisedAt), lapsedAt: msPtr(c.LapsedAt(r.CreatedAt))}
+}
+
+// columns are d's columns a rewrite may change, with their names, in a fixed order.
+func (d derived) columns() [10]namedValue {
+	return [10]namedValue{{"pp_status", d.ppStatus}, {"pp_deadline", d.ppDeadline}, {"ge_status", d.geStatus},
+		{"ge_deadline", d.geDeadline}, {"gp_status", d.gpStatus}, {"gp_deadline", d.gpDeadline},
+		{"next_deadline", d.nextDeadline}, {"anonymised_at", d.anonymisedAt}, {"lapsed_at", d.lapsedAt}, {"body", d.body}}
+}
+
+type namedValue struct {
+	name  string
+	value any
 }
 
 // deadlineColumn is what a consent's deadline column holds: its deadline, or for a pending

@@ -19,7 +19,7 @@ var _ tenants.RecordRepo = (*Records)(nil)
 
 // Get returns the tenant's record of kind with publicID.
 func (r *Records) Get(ctx context.Context, tenantID string, kind tenants.Kind, publicID string) (tenants.Record, error) {
-	row, err := scanRecord(r.s.r.QueryRowContext(ctx, `SELECT `+recordCols+` FROM records
+	row, err := scanRecord(cachedQuerier{cache: r.s.rq}.QueryRowContext(ctx, `SELECT `+recordCols+` FROM records
 		WHERE tenant_id = ? AND kind = ? AND public_id = ?`, tenantID, kind, publicID))
 	return row.rec, translate("get record", err)
 }
@@ -27,12 +27,24 @@ func (r *Records) Get(ctx context.Context, tenantID string, kind tenants.Kind, p
 // Find returns the tenant's records of kinds (every kind when none) that carry any of
 // matchKeys, through the match key index.
 func (r *Records) Find(ctx context.Context, tenantID string, matchKeys []string, kinds ...tenants.Kind) ([]tenants.Record, error) {
-	rows, err := findRows(ctx, r.s.r, tenantID, matchKeys, kinds)
+	rows, err := findRows(ctx, cachedQuerier{cache: r.s.rq}, tenantID, matchKeys, kinds)
 	out := make([]tenants.Record, len(rows))
 	for i := range rows {
 		out[i] = rows[i].rec
 	}
 	return out, err
+}
+
+// findQuery is findRows' query of keys match keys and kinds kinds (none: every kind). The
+// keys hold the tenant (the hash mixes it in); the records' tenant is checked as well, with
+// "+" so that the planner reads through the match keys, never the tenant's records.
+func findQuery(keys, kinds int) string {
+	query := `SELECT ` + prefixed("r.", recordCols) + ` FROM records r WHERE r.rid IN (
+		SELECT rid FROM match_keys WHERE key IN (` + placeholders(keys) + `)) AND +r.tenant_id = ?`
+	if kinds > 0 {
+		query += ` AND r.kind IN (` + placeholders(kinds) + `)`
+	}
+	return query + ` ORDER BY r.rid`
 }
 
 // querier is a database or a transaction.
@@ -45,22 +57,15 @@ func findRows(ctx context.Context, q querier, tenantID string, matchKeys []strin
 	if len(matchKeys) == 0 {
 		return nil, nil
 	}
-	var args []any
+	args := make([]any, 0, len(matchKeys)+1+len(kinds))
 	for _, k := range matchKeys {
 		args = append(args, key16(k))
 	}
 	args = append(args, tenantID)
-	// The keys hold the tenant (the hash mixes it in); the records' tenant is checked as well,
-	// with "+" so that the planner reads through the match keys, never the tenant's records.
-	query := `SELECT ` + prefixed("r.", recordCols) + ` FROM records r WHERE r.rid IN (
-		SELECT rid FROM match_keys WHERE key IN (` + placeholders(len(matchKeys)) + `)) AND +r.tenant_id = ?`
-	if len(kinds) > 0 {
-		query += ` AND r.kind IN (` + placeholders(len(kinds)) + `)`
-		for _, k := range kinds {
-			args = append(args, string(k))
-		}
+	for _, k := range kinds {
+		args = append(args, string(k))
 	}
-	query += ` ORDER BY r.rid`
+	query := findQuery(len(matchKeys), len(kinds))
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, translate("find records", err)

@@ -63,9 +63,10 @@ type Store struct {
 	damaged   atomic.Pointer[error]
 	stopCheck context.CancelFunc
 	checkDone chan struct{}
-	w         *sql.DB // the one writing connection
-	cp        *sql.DB // the checkpointer's connection (durable.go)
-	r         *sql.DB // read-only connections
+	w         *sql.DB    // the one writing connection
+	cp        *sql.DB    // the checkpointer's connection (durable.go)
+	r         *sql.DB    // read-only connections
+	rq        *stmtCache // statements prepared on r (stmtcache.go)
 
 	Tenants *Tenants
 	APIKeys *APIKeys
@@ -152,6 +153,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	n := max(4, 2*runtime.NumCPU())
 	s.r.SetMaxOpenConns(n)
 	s.r.SetMaxIdleConns(n)
+	s.rq = newStmtCache(s.r)
 	s.repositories()
 	if s.Writer, err = newWriter(ctx, s, cfg.Observer); err != nil {
 		_ = s.Close(ctx)
@@ -304,6 +306,7 @@ func (s *Store) Close(ctx context.Context) error {
 	}
 	var errs []error
 	if s.r != nil {
+		s.rq.close()
 		errs = append(errs, s.r.Close())
 	}
 	if s.cp != nil {

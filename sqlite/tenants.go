@@ -23,7 +23,7 @@ func (r *Tenants) Insert(ctx context.Context, t tenants.Tenant) error {
 
 // Get returns the tenant with id.
 func (r *Tenants) Get(ctx context.Context, id string) (tenants.Tenant, error) {
-	t, err := scanTenant(r.s.r.QueryRowContext(ctx, `SELECT `+tenantCols+` FROM tenants WHERE id = ?`, id))
+	t, err := scanTenant(cachedQuerier{cache: r.s.rq}.QueryRowContext(ctx, `SELECT `+tenantCols+` FROM tenants WHERE id = ?`, id))
 	return t, translate("get tenant", err)
 }
 
@@ -93,6 +93,11 @@ func queryAll[T any](ctx context.Context, db querier, op string, scan func(scann
 // execOne runs a statement that must change one row: ErrNotFound when it changed none.
 func execOne(ctx context.Context, db *sql.DB, op, q string, args ...any) error {
 	res, err := db.ExecContext(ctx, q, args...)
+	return changedOne(res, err, op)
+}
+
+// changedOne is execOne's answer for a statement's result.
+func changedOne(res sql.Result, err error, op string) error {
 	if err != nil {
 		return translate(op, err)
 	}

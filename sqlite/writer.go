@@ -30,10 +30,12 @@ type Writer struct {
 	s     *Store
 	st    statements
 	batch *batch.Batcher[*ingestJob]
-	sync  *syncer
-	cp    checkpointer
-	stop  chan struct{}
-	once  sync.Once
+	// deliveries batches the outcomes of webhook delivery attempts (Outbox.Update).
+	deliveries *batch.Batcher[*deliveryUpdate]
+	sync       *syncer
+	cp         checkpointer
+	stop       chan struct{}
+	once       sync.Once
 
 	mu sync.Mutex
 	// pending is set while an erasure's scrub is not done; the scrubber completes it.
@@ -60,6 +62,7 @@ func newWriter(ctx context.Context, s *Store, obs tenants.Observer) (*Writer, er
 	w := &Writer{s: s, st: st, stop: make(chan struct{}), sync: newSyncer(s.path + "-wal"), cp: checkpointer{db: s.cp},
 		multi: map[string]*sql.Stmt{}}
 	w.batch = batch.NewPipelined(maxBatch, minBatch, w.write, w.sync.busy, batch.Observer(obs))
+	w.deliveries = batch.New(maxBatch, w.updateDeliveries)
 	w.background.Add(2)
 	go w.scrubber()
 	go w.cp.run(w.stop, w.background.Done)
@@ -82,6 +85,7 @@ func (w *Writer) Ingest(ctx context.Context, in tenants.Ingestion) (bool, error)
 // close writes what is queued, waits for its fsync, stops the background work and returns.
 func (w *Writer) close() {
 	w.once.Do(func() {
+		w.deliveries.Close()
 		w.batch.Close()
 		w.sync.close()
 		close(w.stop)
@@ -154,7 +158,7 @@ func (w *Writer) writeBatch(ctx context.Context, conn *sql.Conn, jobs []*ingestJ
 		_ = tx.Rollback()
 		return err
 	}
-	if err := insertOutbox(ctx, tx, ingestionEvents(jobs)); err != nil {
+	if err := insertOutbox(ctx, st.q, ingestionEvents(jobs)); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
@@ -196,24 +200,34 @@ const (
 // statements are the writing connection's prepared statements.
 type statements struct {
 	record, key, audit, head *sql.Stmt
-	// rewrite updates a changed record and dropKey drops one of its match keys (rewrite):
-	// prepared once, not parsed per record.
-	rewrite, dropKey *sql.Stmt
+	// dropKey drops one of a changed record's match keys (rewrite): prepared once, not parsed
+	// per record.
+	dropKey *sql.Stmt
 	// heads are the chain heads a transaction read or moved (appendAudit), per tenant.
 	heads map[string]tenants.ChainHead
+	// cache keeps the writing connection's other prepared statements (stmtcache.go); q runs
+	// them in the transaction.
+	cache *stmtCache
+	q     cachedQuerier
 }
 
 func prepare(ctx context.Context, db *sql.DB) (statements, error) {
-	var st statements
+	st := statements{cache: newStmtCache(db)}
 	for _, p := range []struct {
 		dst **sql.Stmt
 		q   string
-	}{{&st.record, insertRecord}, {&st.key, insertKey}, {&st.audit, insertAudit}, {&st.head, chainHead}, {&st.rewrite, rewriteRecord}, {&st.dropKey, deleteKey}} {
+	}{{&st.record, insertRecord}, {&st.key, insertKey}, {&st.audit, insertAudit}, {&st.head, chainHead}, {&st.dropKey, deleteKey}} {
 		s, err := db.PrepareContext(ctx, p.q)
 		if err != nil {
 			return st, fmt.Errorf("prepare: %w", err)
 		}
 		*p.dst = s
+	}
+	// The outbox's statements: every write runs the first two, the dispatcher the others.
+	for _, q := range []string{listEndpoints, insertOutboxQ, insertDelivery, updateDelivery} {
+		if _, _, err := st.cache.get(ctx, q); err != nil {
+			return st, fmt.Errorf("prepare: %w", err)
+		}
 	}
 	return st, nil
 }
@@ -221,8 +235,8 @@ func prepare(ctx context.Context, db *sql.DB) (statements, error) {
 // in returns the statements bound to tx.
 func (st statements) in(ctx context.Context, tx *sql.Tx) statements {
 	return statements{record: tx.StmtContext(ctx, st.record), key: tx.StmtContext(ctx, st.key), audit: tx.StmtContext(ctx, st.audit),
-		head: tx.StmtContext(ctx, st.head), rewrite: tx.StmtContext(ctx, st.rewrite),
-		dropKey: tx.StmtContext(ctx, st.dropKey), heads: map[string]tenants.ChainHead{}}
+		head:    tx.StmtContext(ctx, st.head),
+		dropKey: tx.StmtContext(ctx, st.dropKey), heads: map[string]tenants.ChainHead{}, cache: st.cache, q: cachedQuerier{st.cache, tx}}
 }
 
 // insertIngestions writes records with their match keys and audit entries, one multi-row
@@ -364,6 +378,7 @@ func (w *Writer) multiStmt(ctx context.Context, tx *sql.Tx, head, tail string, n
 // prepareNew prepares the statements multiStmt met for the first time; the caller holds no
 // connection of the writer.
 func (w *Writer) prepareNew(ctx context.Context) {
+	w.st.cache.prepareWanted(ctx)
 	var fresh []string
 	for q, s := range w.multi {
 		if s == nil {
@@ -433,5 +448,7 @@ func (w *Writer) inTx(ctx context.Context, fn func(tx *sql.Tx, st statements) er
 		_ = tx.Rollback()
 		return err
 	}
-	return translate("commit", tx.Commit())
+	err = translate("commit", tx.Commit())
+	w.st.cache.prepareWanted(ctx)
+	return err
 }

@@ -3,6 +3,7 @@ package storetest
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ var outboxTests = map[string]func(t *testing.T, open Open){
 	"expiry writes its events once":         testOutboxExpiry,
 	"only events a live endpoint wants":     testOutboxWanted,
 	"fan-out, due deliveries and their log": testOutboxDeliveries,
+	"concurrent delivery outcomes":          testOutboxConcurrentUpdates,
 }
 
 func endpoint(tenant, id string, events ...string) tenants.Endpoint {
@@ -157,14 +159,8 @@ func testOutboxChanges(t *testing.T, open Open) {
 func testOutboxDeliveries(t *testing.T, open Open) {
 	s := open(t)
 	subscribe(t, s, "a")
-	r := record("a", tenants.KindFormSubmission, "f1", 1)
-	_, err := s.Writer.Ingest(ctx, tenants.Ingestion{Record: r, Audit: []tenants.AuditEntry{accepted(r)},
-		Events: []tenants.OutboxEvent{outboxEvent("a", "m1", tenants.EventTypeConsentGranted, 1)}})
-	must(t, err)
-	r2 := record("a", tenants.KindFormSubmission, "f2", 2)
-	_, err = s.Writer.Ingest(ctx, tenants.Ingestion{Record: r2, Audit: []tenants.AuditEntry{accepted(r2)},
-		Events: []tenants.OutboxEvent{outboxEvent("a", "m2", tenants.EventTypeConsentGranted, 2)}})
-	must(t, err)
+	ingestGranted(t, s, "f1", "m1", 1)
+	ingestGranted(t, s, "f2", "m2", 2)
 	if got := unfanned(t, s); got != "[m1 m2]" {
 		t.Fatalf("unfanned = %s, want oldest first", got)
 	}
@@ -240,4 +236,67 @@ func testOutboxExpiry(t *testing.T, open Open) {
 	if got := unfanned(t, s); got != "[exp-f1-primaryPurpose]" {
 		t.Errorf("outbox = %s, want the expiry's event once", got)
 	}
+}
+
+// testOutboxConcurrentUpdates stores the outcomes of many attempts arriving at once (a store
+// may write them together): each is stored as its own, and the outcome of a delivery that
+// does not exist is ErrNotFound for that one alone.
+func testOutboxConcurrentUpdates(t *testing.T, open Open) {
+	s := open(t)
+	subscribe(t, s, "a")
+	ingestGranted(t, s, "f1", "m1", 1)
+	evs, err := s.Outbox.Unfanned(ctx, 1)
+	if err != nil || len(evs) != 1 {
+		t.Fatalf("Unfanned = %+v, %v", evs, err)
+	}
+	const n = 40
+	fan := tenants.Fanned{Event: evs[0]}
+	for i := range n {
+		fan.Deliveries = append(fan.Deliveries, tenants.Delivery{EndpointID: fmt.Sprintf("e%02d", i), EventID: evs[0].ID, TenantID: "a",
+			Type: evs[0].Type, Payload: evs[0].Payload, CreatedAt: evs[0].Time, Status: tenants.DeliveryPending, NextAt: evs[0].Time})
+	}
+	must(t, s.Outbox.Fan(ctx, []tenants.Fanned{fan}))
+	last := t0.Add(sec(3))
+	errs := make([]error, n+1)
+	var wg sync.WaitGroup
+	for i := range n + 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d := tenants.Delivery{EndpointID: fmt.Sprintf("e%02d", i), EventID: evs[0].ID, TenantID: "a", Status: tenants.DeliveryDelivered,
+				Attempts: 1, NextAt: last, LastAt: &last, LastResult: fmt.Sprint(200 + i)}
+			if i == n {
+				d.EventID = "no-such-event"
+			}
+			errs[i] = s.Outbox.Update(ctx, d)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs[:n] {
+		if err != nil {
+			t.Errorf("Update of e%02d = %v", i, err)
+		}
+	}
+	if !errors.Is(errs[n], tenants.ErrNotFound) {
+		t.Errorf("Update of a missing delivery = %v, want ErrNotFound", errs[n])
+	}
+	for i := range n {
+		log, err := s.Outbox.Deliveries(ctx, "a", fmt.Sprintf("e%02d", i), 10)
+		if err != nil || len(log) != 1 || log[0].Status != tenants.DeliveryDelivered || log[0].LastResult != fmt.Sprint(200+i) {
+			t.Errorf("delivery log of e%02d = %+v, %v", i, log, err)
+		}
+	}
+	if due, _ := s.Outbox.Due(ctx, t0.Add(time.Hour), 100); len(due) != 0 {
+		t.Errorf("Due after every delivery was delivered = %+v", due)
+	}
+}
+
+// ingestGranted stores tenant a's form submission publicID (n: its time and content) with
+// its consent.granted event eventID.
+func ingestGranted(t *testing.T, s tenants.Stores, publicID, eventID string, n int) {
+	t.Helper()
+	r := record("a", tenants.KindFormSubmission, publicID, n)
+	_, err := s.Writer.Ingest(ctx, tenants.Ingestion{Record: r, Audit: []tenants.AuditEntry{accepted(r)},
+		Events: []tenants.OutboxEvent{outboxEvent("a", eventID, tenants.EventTypeConsentGranted, n)}})
+	must(t, err)
 }
