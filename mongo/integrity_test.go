@@ -305,19 +305,8 @@ func TestLeases(t *testing.T) {
 // a further repeat adds nothing and the chain verifies.
 func TestRevocationEntryNeverLost(t *testing.T) {
 	s := openStore(t, server.URI(), freshDB())
-	ingest(t, s, person("f", tenants.KindFormSubmission, "r1", "k1"), person("f", tenants.KindFormSubmission, "r2", "k1"))
-	ch := faultChange("k1", func(rec *tenants.Record) (bool, error) {
-		return rec.Consents.RevokeGeneralContact(t0.Add(time.Minute), "api"), nil
-	}, tenants.ActionConsentRevoked)
 	// The first call stops after its rewrites, as when every append after them was cut.
-	docs, err := s.Records.changeDocs(ctx, ch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	todo, _, err := s.Writer.revocations(ctx, docs, ch)
-	if err != nil || len(todo) != 2 {
-		t.Fatalf("revocations = %d, %v; want 2", len(todo), err)
-	}
+	ch, todo := twoRevocations(t, s, s)
 	for _, c := range todo {
 		if r, err := s.Writer.revoke(ctx, ch, c, tenants.NewAuditID(t0)); r.mark == "" || err != nil {
 			t.Fatalf("revoke = %+v, %v", r, err)
@@ -356,18 +345,7 @@ func TestRevocationEntryNeverLost(t *testing.T) {
 // repeat then audits the second, which the first entry does not name.
 func TestRevocationPartlyAudited(t *testing.T) {
 	s := openStore(t, server.URI(), freshDB())
-	ingest(t, s, person("f", tenants.KindFormSubmission, "r1", "k1"), person("f", tenants.KindFormSubmission, "r2", "k1"))
-	ch := faultChange("k1", func(rec *tenants.Record) (bool, error) {
-		return rec.Consents.RevokeGeneralContact(t0.Add(time.Minute), "api"), nil
-	}, tenants.ActionConsentRevoked)
-	docs, err := s.Records.changeDocs(ctx, ch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	todo, _, err := s.Writer.revocations(ctx, docs, ch)
-	if err != nil || len(todo) != 2 {
-		t.Fatalf("revocations = %d, %v; want 2", len(todo), err)
-	}
+	ch, todo := twoRevocations(t, s, s)
 	// Both rewrites stored under the call's mark; the call knows of the first only and audits
 	// it, as Revoke does on the error of the second.
 	entryID := tenants.NewAuditID(t0)
@@ -419,19 +397,8 @@ func TestRevocationRewriteLandsLate(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close(ctx)
-	ingest(t, s, person("f", tenants.KindFormSubmission, "r1", "k1"), person("f", tenants.KindFormSubmission, "r2", "k1"))
-	ch := faultChange("k1", func(rec *tenants.Record) (bool, error) {
-		return rec.Consents.RevokeGeneralContact(t0.Add(time.Minute), "api"), nil
-	}, tenants.ActionConsentRevoked)
 	// The first call read the records; its rewrites land as the repeat sends its first one.
-	docs, err := late.Records.changeDocs(ctx, ch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	todo, _, err := late.Writer.revocations(ctx, docs, ch)
-	if err != nil || len(todo) != 2 {
-		t.Fatalf("revocations = %d, %v; want 2", len(todo), err)
-	}
+	ch, todo := twoRevocations(t, s, late)
 	var landed atomic.Int64
 	land = func() {
 		first := tenants.NewAuditID(t0)
@@ -469,4 +436,24 @@ func TestRevocationRewriteLandsLate(t *testing.T) {
 		}
 	}
 	verifyOK(t, s, "f", 3)
+}
+
+// twoRevocations stores tenant f's two records of the person with match key k1 through s, and
+// returns a revocation of their general-contact consents with the rewrites that the call on
+// reader works out for it (two: neither is revoked yet).
+func twoRevocations(t *testing.T, s, reader *Store) (tenants.Change, []change) {
+	t.Helper()
+	ingest(t, s, person("f", tenants.KindFormSubmission, "r1", "k1"), person("f", tenants.KindFormSubmission, "r2", "k1"))
+	ch := faultChange("k1", func(rec *tenants.Record) (bool, error) {
+		return rec.Consents.RevokeGeneralContact(t0.Add(time.Minute), "api"), nil
+	}, tenants.ActionConsentRevoked)
+	docs, err := reader.Records.changeDocs(ctx, ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	todo, _, err := reader.Writer.revocations(ctx, docs, ch)
+	if err != nil || len(todo) != 2 {
+		t.Fatalf("revocations = %d, %v; want 2", len(todo), err)
+	}
+	return ch, todo
 }
