@@ -152,6 +152,13 @@ func sendGridTestKey(t *testing.T) string {
 	return base64.StdEncoding.EncodeToString(der)
 }
 
+// waitJS waits until the JavaScript expression is true, checking every 25 ms. chromedp's Poll
+// checks on every animation frame by default, which has Chromium render 60 frames a second
+// for as long as the wait lasts (a bulk erasure's progress: seconds).
+func waitJS(expr string) chromedp.Action[chromedp.Void] {
+	return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingInterval(25*time.Millisecond))
+}
+
 func sel(testid string) chromedp.CSS { return chromedp.CSS(`[data-testid="` + testid + `"]`) }
 
 func (u *adminUI) do(steps ...chromedp.Action[chromedp.Void]) {
@@ -455,7 +462,7 @@ func TestAdminBrowserJourney(t *testing.T) {
 	wantStatus(t, "audit", u.submit("nav-audit"), 200)
 	// The filter swaps the results in place with htmx.
 	u.do(chromedp.SetValue(sel("input-action"), "gdpr.anonymised"), chromedp.Click(sel("audit-filter-submit")),
-		chromedp.Poll[chromedp.Void](`document.querySelectorAll('[data-testid="audit-row"]').length === 1`))
+		waitJS(`document.querySelectorAll('[data-testid="audit-row"]').length === 1`))
 	if got := u.text("audit-action"); got != "Person erased" || u.attr("audit-action-label", "title") != "gdpr.anonymised" {
 		t.Fatalf("audit shows %q", got)
 	}

@@ -145,7 +145,7 @@ func TestAdminBrowserLayout(t *testing.T) {
 		t.Errorf("choose tenant preselects %q (%v)", v, err)
 	}
 	u.do(chromedp.SendKeys(sel("input-tenant-q"), "beta"),
-		chromedp.Poll[chromedp.Void](`document.querySelector('[data-testid="tenant-match-count"]').textContent.startsWith("1 of 12")`))
+		waitJS(`document.querySelector('[data-testid="tenant-match-count"]').textContent.startsWith("1 of 12")`))
 	u.shot("layout-choose-tenant-search")
 	u.open("/admin/choose-tenant")
 	u.do(chromedp.SetValue(sel("input-tenant"), tenant))

@@ -33,7 +33,7 @@ func TestAdminBrowserBulkErasure(t *testing.T) {
 		t.Fatal(err)
 	}
 	u.do(chromedp.SetUploadFiles(sel("input-identifiers-file"), []string{csvFile}))
-	u.do(chromedp.Poll[chromedp.Void](`document.querySelector('[data-testid="input-identifiers"]').value.includes("nobody@example.org")`))
+	u.do(waitJS(`document.querySelector('[data-testid="input-identifiers"]').value.includes("nobody@example.org")`))
 	wantStatus(t, "preview", u.submit("bulk-preview-submit"), 200)
 	if got := u.text("bulk-preview-count-formSubmissions"); got != "4" {
 		t.Errorf("form submissions matched: %q", got)
@@ -77,7 +77,7 @@ func TestAdminBrowserBulkErasure(t *testing.T) {
 	}
 	wantStatus(t, "approve", a.submit("bulk-approve"), 200)
 	// The page polls its progress until the job is done.
-	a.do(chromedp.Poll[chromedp.Void](`document.querySelector('[data-testid="bulk-status"]').textContent.trim() === "Done"`))
+	a.do(waitJS(`document.querySelector('[data-testid="bulk-status"]').textContent.trim() === "Done"`))
 	if got := a.text("bulk-erased-formSubmissions"); got != "4" {
 		t.Errorf("anonymised form submissions: %q", got)
 	}

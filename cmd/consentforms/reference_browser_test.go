@@ -65,7 +65,7 @@ func TestAPIReference(t *testing.T) {
 	if status := u.open("/api/docs"); status != 200 {
 		t.Fatalf("browser: /api/docs %d", status)
 	}
-	u.do(chromedp.Poll[chromedp.Void](`document.querySelectorAll('[data-section-id^="operation/"]').length > 0`))
+	u.do(waitJS(`document.querySelectorAll('[data-section-id^="operation/"]').length > 0`))
 	text, err := chromedp.Run(u.ctx, chromedp.Evaluate[string](`document.body.textContent`))
 	if err != nil {
 		t.Fatal(err)
