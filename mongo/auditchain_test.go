@@ -27,7 +27,7 @@ func verifyOK(t *testing.T, s *Store, tenantID string, entries int64) {
 // TestChainInstancesRace: two instances (two stores on one database) appending to one tenant
 // at once claim distinct places: one unbroken chain.
 func TestChainInstancesRace(t *testing.T) {
-	db := freshDB()
+	db := freshDB(t)
 	a, b := openStore(t, server.URI(), db), openStore(t, server.URI(), db)
 	var wg sync.WaitGroup
 	for i := range 30 {
@@ -59,7 +59,7 @@ func TestChainCrashAfterLink(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			db := freshDB()
+			db := freshDB(t)
 			s := openStore(t, server.URI(), db)
 			if err := s.Audit.Append(ctx, chainEntry("t", 1)); err != nil {
 				t.Fatal(err)

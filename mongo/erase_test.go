@@ -18,7 +18,7 @@ var errCrash = errors.New("crash")
 // tenant a (two kinds) and one of another person.
 func eraseFixture(t *testing.T) (*Store, *clock) {
 	t.Helper()
-	s := openStore(t, server.URI(), freshDB())
+	s := openStore(t, server.URI(), freshDB(t))
 	c := &clock{t: t0}
 	s.now = c.now
 	s.hooks.claimWait = 200 * time.Millisecond

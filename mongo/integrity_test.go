@@ -18,7 +18,7 @@ import (
 // TestChainRepeatInOneBatch: a submission and its repeat (same record id) written in one
 // batch take one place in the chain, not two with the second left empty.
 func TestChainRepeatInOneBatch(t *testing.T) {
-	s := openStore(t, server.URI(), freshDB())
+	s := openStore(t, server.URI(), freshDB(t))
 	r := person("a", tenants.KindFormSubmission, "r1", "k1")
 	var jobs []*ingestJob
 	for range 2 {
@@ -41,7 +41,7 @@ func TestChainRepeatInOneBatch(t *testing.T) {
 // TestChainSameEntriesTwoInstances: two instances appending the same entries (derived ids, as
 // the expiry job's) at once store each once and leave no empty place.
 func TestChainSameEntriesTwoInstances(t *testing.T) {
-	db := freshDB()
+	db := freshDB(t)
 	a, b := openStore(t, server.URI(), db), openStore(t, server.URI(), db)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -84,7 +84,7 @@ func expiryRun(now time.Time, limit int) tenants.ExpiryRun {
 // TestExpireTwoInstances: the expiry job running on two instances at once records each
 // expiry once: one consent.expired entry, counted by one instance, and the chain verifies.
 func TestExpireTwoInstances(t *testing.T) {
-	db := freshDB()
+	db := freshDB(t)
 	a, b := openStore(t, server.URI(), db), openStore(t, server.URI(), db)
 	soon := t0.Add(time.Minute)
 	const n = 30
@@ -136,7 +136,7 @@ func TestIngestFailureStoresNothing(t *testing.T) {
 	broken := &tenants.StoreError{Op: "append audit", Err: fmt.Errorf("injected")}
 	for _, step := range []string{"events", "audit"} {
 		t.Run(step, func(t *testing.T) {
-			s := openStore(t, server.URI(), freshDB())
+			s := openStore(t, server.URI(), freshDB(t))
 			if err := s.Outbox.InsertEndpoint(ctx, tenants.Endpoint{ID: "ep", TenantID: "a", URL: "https://example.org/hook", Events: []string{"submission.created"}, CreatedAt: t0}); err != nil {
 				t.Fatal(err)
 			}
@@ -169,7 +169,7 @@ func TestIngestFailureStoresNothing(t *testing.T) {
 		})
 	}
 	t.Run("lost answer", func(t *testing.T) {
-		s := openStore(t, server.URI(), freshDB())
+		s := openStore(t, server.URI(), freshDB(t))
 		s.Writer.failAt = failOnce("audit", &tenants.StoreError{Op: "append audit", Err: fmt.Errorf("%w (connection cut)", tenants.ErrUnavailable)})
 		ingest(t, s, person("a", tenants.KindFormSubmission, "r1", "k1"))
 		verifyOK(t, s, "a", 1)
@@ -180,7 +180,7 @@ func TestIngestFailureStoresNothing(t *testing.T) {
 // reported by every later verification, appends after it included, until an operator
 // acknowledges the break; then the chain verifies again, the acknowledgment in it.
 func TestRemovedEndStaysReported(t *testing.T) {
-	s := openStore(t, server.URI(), freshDB())
+	s := openStore(t, server.URI(), freshDB(t))
 	for i := range 5 {
 		if err := s.Audit.Append(ctx, chainEntry("t", i)); err != nil {
 			t.Fatal(err)
@@ -231,7 +231,7 @@ func TestDurableConcerns(t *testing.T) {
 			sent[e.CommandName] = slices.Clone(e.Command)
 		}
 	}}
-	s, err := Open(ctx, Config{URI: server.URI() + "?w=1&journal=false&readConcernLevel=local", Database: freshDB(), monitor: mon})
+	s, err := Open(ctx, Config{URI: server.URI() + "?w=1&journal=false&readConcernLevel=local", Database: freshDB(t), monitor: mon})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestDurableConcerns(t *testing.T) {
 // TestLeases: of two instances one holds a job's lease and renews it; the other takes it
 // over only once it expired, and the first then no longer holds it.
 func TestLeases(t *testing.T) {
-	db := freshDB()
+	db := freshDB(t)
 	a, b := openStore(t, server.URI(), db), openStore(t, server.URI(), db)
 	clk := &clock{t: t0}
 	a.now, b.now = clk.now, clk.now
@@ -304,7 +304,7 @@ func TestLeases(t *testing.T) {
 // longer than the writer repeats the append) gets its entry from the caller's repeat, once;
 // a further repeat adds nothing and the chain verifies.
 func TestRevocationEntryNeverLost(t *testing.T) {
-	s := openStore(t, server.URI(), freshDB())
+	s := openStore(t, server.URI(), freshDB(t))
 	// The first call stops after its rewrites, as when every append after them was cut.
 	ch, todo := twoRevocations(t, s, s)
 	for _, c := range todo {
@@ -344,7 +344,7 @@ func TestRevocationEntryNeverLost(t *testing.T) {
 // (stored, marked, not known to be) audits the first record before answering the error; the
 // repeat then audits the second, which the first entry does not name.
 func TestRevocationPartlyAudited(t *testing.T) {
-	s := openStore(t, server.URI(), freshDB())
+	s := openStore(t, server.URI(), freshDB(t))
 	ch, todo := twoRevocations(t, s, s)
 	// Both rewrites stored under the call's mark; the call knows of the first only and audits
 	// it, as Revoke does on the error of the second.
@@ -383,7 +383,7 @@ func TestRevocationPartlyAudited(t *testing.T) {
 // them, owes their entry: it appends one naming both before it answers success, so that an
 // erasure after it (which rewrites the records without the mark) loses nothing.
 func TestRevocationRewriteLandsLate(t *testing.T) {
-	db := freshDB()
+	db := freshDB(t)
 	late := openStore(t, server.URI(), db)
 	var armed atomic.Bool
 	var land func()

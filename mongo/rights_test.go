@@ -11,7 +11,7 @@ import (
 // TestLapsedBackfill: records stored before lapsedAt existed (no field, no index) get it at the
 // next start, so that retention counted from consents-lapsed finds them.
 func TestLapsedBackfill(t *testing.T) {
-	db := freshDB()
+	db := freshDB(t)
 	s := openStore(t, server.URI(), db)
 	rec := person("a", tenants.KindFormSubmission, "old", "k1")
 	deadline := t0.Add(time.Hour)

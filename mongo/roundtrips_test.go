@@ -23,7 +23,7 @@ func TestIngestRoundTrips(t *testing.T) {
 		defer mu.Unlock()
 		counts[e.CommandName]++
 	}}
-	s, err := Open(ctx, Config{URI: server.URI(), Database: freshDB(), monitor: mon})
+	s, err := Open(ctx, Config{URI: server.URI(), Database: freshDB(t), monitor: mon})
 	if err != nil {
 		t.Fatal(err)
 	}
