@@ -2,7 +2,12 @@ package mongo
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/consentforms/consentforms/tenants"
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -123,10 +128,53 @@ func schema() map[string][]index {
 	return s
 }
 
+// schemaFingerprint is a SHA-256 over every collection of schema() with its indexes (names,
+// keys, uniqueness), in a fixed order: it changes with any change to what ensureSchema creates.
+func schemaFingerprint() string {
+	s := schema()
+	cols := slices.Sorted(maps.Keys(s))
+	h := sha256.New()
+	for _, col := range cols {
+		fmt.Fprintf(h, "%s\n", col)
+		for _, ix := range s[col] {
+			fmt.Fprintf(h, "\t%s %v %t\n", ix.name, ix.keys, ix.unique)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// schemaRecorded reports whether the database records that a complete ensureSchema of this
+// schema (schemaFingerprint) ran on it.
+func schemaRecorded(ctx context.Context, db *mongo.Database, fingerprint string) bool {
+	var d struct {
+		Value string `bson:"value"`
+	}
+	err := db.Collection(colMeta).FindOne(ctx, byID("schema")).Decode(&d)
+	return err == nil && d.Value == fingerprint
+}
+
 // ensureSchema creates the collections and indexes that are missing. It lists what exists and
-// creates each missing index alone: FerretDB drops the connection when one createIndexes
-// names several indexes that exist already, and MongoDB needs no more.
-func ensureSchema(ctx context.Context, db *mongo.Database) error {
+// creates each collection's missing indexes in one createIndexes (FerretDB drops the
+// connection when one createIndexes names an index that exists already, and MongoDB needs no
+// more), then records the schema's fingerprint in storemeta. With trustRecorded (a CLI
+// command) a database whose recorded fingerprint is this code's is taken as complete: one
+// read instead of a listIndexes per collection. The server's start always lists and
+// repairs, so an index dropped by hand comes back at the next start.
+func ensureSchema(ctx context.Context, db *mongo.Database, trustRecorded bool) error {
+	fingerprint := schemaFingerprint()
+	if trustRecorded && schemaRecorded(ctx, db, fingerprint) {
+		return nil
+	}
+	if err := createSchema(ctx, db); err != nil {
+		return err
+	}
+	_, err := db.Collection(colMeta).UpdateOne(ctx, byID("schema"), bson.D{{Key: "$set", Value: bson.D{{Key: "value", Value: fingerprint}}}},
+		options.UpdateOne().SetUpsert(true))
+	return translate("record the schema", err)
+}
+
+// createSchema creates what ensureSchema finds missing.
+func createSchema(ctx context.Context, db *mongo.Database) error {
 	names, err := db.ListCollectionNames(ctx, bson.D{})
 	if err != nil {
 		return translate("list collections", err)

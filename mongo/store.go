@@ -27,6 +27,10 @@ type Config struct {
 	Database string
 	// Observer, when set, hears of every batch the writer commits (metrics).
 	Observer tenants.Observer
+	// TrustSchema takes a database whose recorded schema fingerprint is this code's as
+	// complete (ensureSchema): a CLI command's start reads one document instead of listing
+	// every collection's indexes. The server's start leaves it false.
+	TrustSchema bool
 	// monitor, set by tests only, sees every command sent.
 	monitor *event.CommandMonitor
 }
@@ -123,7 +127,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		_ = client.Disconnect(context.WithoutCancel(ctx))
 		return nil, err
 	}
-	if err := ensureSchema(ctx, s.db); err != nil {
+	if err := ensureSchema(ctx, s.db, cfg.TrustSchema); err != nil {
 		_ = client.Disconnect(context.WithoutCancel(ctx))
 		return nil, err
 	}

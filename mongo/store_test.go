@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/consentforms/consentforms/mongo/ferrettest"
 	"github.com/consentforms/consentforms/tenants"
+	"go.mongodb.org/mongo-driver/v2/event"
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
@@ -157,4 +159,61 @@ func TestUnreachable(t *testing.T) {
 		t.Errorf("Get after the server came back: %+v, %v", got, err)
 	}
 	ingest(t, s, person("a", tenants.KindFormSubmission, "r2", "k1"))
+}
+
+// TestTrustedSchema: a CLI command's start (TrustSchema) on a database whose recorded schema
+// is this code's lists no indexes, and an index dropped by hand is back after the next start
+// of a server (which checks every index), not after a CLI command's.
+func TestTrustedSchema(t *testing.T) {
+	db := freshDB(t)
+	var mu sync.Mutex
+	counts := map[string]int{}
+	mon := &event.CommandMonitor{Started: func(_ context.Context, e *event.CommandStartedEvent) {
+		mu.Lock()
+		defer mu.Unlock()
+		counts[e.CommandName]++
+	}}
+	open := func(trust bool) (listed int) {
+		mu.Lock()
+		clear(counts)
+		mu.Unlock()
+		s, err := Open(ctx, Config{URI: server.URI(), Database: db, TrustSchema: trust, monitor: mon})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		return counts["listIndexes"]
+	}
+	hasIndex := func(col, name string) bool {
+		specs, err := admin.Database(db).Collection(col).Indexes().ListSpecifications(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sp := range specs {
+			if sp.Name == name {
+				return true
+			}
+		}
+		return false
+	}
+	if n := open(true); n == 0 {
+		t.Fatal("a new database's first start listed no indexes, though nothing was recorded")
+	}
+	if n := open(true); n != 0 {
+		t.Errorf("a CLI start on a database with this schema recorded listed indexes %d times", n)
+	}
+	if err := admin.Database(db).Collection(colTenants).Indexes().DropOne(ctx, "created"); err != nil {
+		t.Fatal(err)
+	}
+	open(true)
+	if hasIndex(colTenants, "created") {
+		t.Fatal("a CLI start recreated the index (the test means nothing)")
+	}
+	if n := open(false); n == 0 || !hasIndex(colTenants, "created") {
+		t.Errorf("a server start (%d index lists) did not bring back the dropped index", n)
+	}
 }

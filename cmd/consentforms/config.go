@@ -136,7 +136,7 @@ func openStore(ctx context.Context, cfg Config) (tenants.Stores, error) {
 // and damage found by the embedded store's check beside the start reported to onDamage.
 func openObserved(ctx context.Context, cfg Config, obs tenants.Observer, onDamage func(error)) (tenants.Stores, error) {
 	if cfg.MongoURI != "" {
-		return openMongo(ctx, cfg, obs)
+		return openMongo(ctx, cfg, obs, onDamage == nil)
 	}
 	s, err := sqlite.Open(ctx, sqlite.Config{Dir: cfg.DataDir, Observer: obs, FullCheck: cfg.FullStartCheck, OnDamage: onDamage,
 		Brief: onDamage == nil}) // the server passes onDamage; a CLI command is brief
@@ -146,8 +146,10 @@ func openObserved(ctx context.Context, cfg Config, obs tenants.Observer, onDamag
 	return s.Stores(), nil
 }
 
-func openMongo(ctx context.Context, cfg Config, obs tenants.Observer) (tenants.Stores, error) {
-	s, err := mongo.Open(ctx, mongo.Config{URI: cfg.MongoURI, Database: cfg.Database, Observer: obs})
+// openMongo opens the MongoDB store; a CLI command's start (brief) trusts the schema the
+// database records as complete, the server's start checks every index (mongo.Config.TrustSchema).
+func openMongo(ctx context.Context, cfg Config, obs tenants.Observer, brief bool) (tenants.Stores, error) {
+	s, err := mongo.Open(ctx, mongo.Config{URI: cfg.MongoURI, Database: cfg.Database, Observer: obs, TrustSchema: brief})
 	if err != nil {
 		return tenants.Stores{}, err
 	}
