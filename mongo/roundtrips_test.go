@@ -16,31 +16,13 @@ import (
 // one audit entry (docs/SCALING.md): alone, and in a batch of concurrent ones, where the
 // batch shares each command.
 func TestIngestRoundTrips(t *testing.T) {
-	var mu sync.Mutex
-	counts := map[string]int{}
-	mon := &event.CommandMonitor{Started: func(_ context.Context, e *event.CommandStartedEvent) {
-		mu.Lock()
-		defer mu.Unlock()
-		counts[e.CommandName]++
-	}}
-	s, err := Open(ctx, Config{URI: server.URI(), Database: freshDB(t), monitor: mon})
+	cmds := &commandCounts{n: map[string]int{}}
+	s, err := Open(ctx, Config{URI: server.URI(), Database: freshDB(t), monitor: cmds.monitor()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close(ctx)
-	take := func() (int, string) {
-		mu.Lock()
-		defer mu.Unlock()
-		n := 0
-		var names []string
-		for k, v := range counts {
-			n += v
-			names = append(names, fmt.Sprintf("%s %d", k, v))
-		}
-		sort.Strings(names)
-		clear(counts)
-		return n, strings.Join(names, ", ")
-	}
+	take := cmds.take
 	submit := func(id string) {
 		r := person("a", tenants.KindFormSubmission, id, "k-"+id)
 		stored, err := s.Writer.Ingest(ctx, tenants.Ingestion{Record: r, Audit: []tenants.AuditEntry{{
@@ -68,4 +50,34 @@ func TestIngestRoundTrips(t *testing.T) {
 	if together > n*alone/2 {
 		t.Errorf("%d concurrent submissions took %d commands: batches do not share them", n, together)
 	}
+}
+
+// commandCounts counts the commands a store sends, by name.
+type commandCounts struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// monitor is the command monitor that counts.
+func (c *commandCounts) monitor() *event.CommandMonitor {
+	return &event.CommandMonitor{Started: func(_ context.Context, e *event.CommandStartedEvent) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.n[e.CommandName]++
+	}}
+}
+
+// take returns the commands counted since the last take, in all and by name, and starts again.
+func (c *commandCounts) take() (int, string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	var names []string
+	for k, v := range c.n {
+		n += v
+		names = append(names, fmt.Sprintf("%s %d", k, v))
+	}
+	sort.Strings(names)
+	clear(c.n)
+	return n, strings.Join(names, ", ")
 }

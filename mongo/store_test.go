@@ -5,14 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/consentforms/consentforms/mongo/ferrettest"
 	"github.com/consentforms/consentforms/tenants"
-	"go.mongodb.org/mongo-driver/v2/event"
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
@@ -166,27 +164,19 @@ func TestUnreachable(t *testing.T) {
 // of a server (which checks every index), not after a CLI command's.
 func TestTrustedSchema(t *testing.T) {
 	db := freshDB(t)
-	var mu sync.Mutex
-	counts := map[string]int{}
-	mon := &event.CommandMonitor{Started: func(_ context.Context, e *event.CommandStartedEvent) {
-		mu.Lock()
-		defer mu.Unlock()
-		counts[e.CommandName]++
-	}}
+	cmds := &commandCounts{n: map[string]int{}}
 	open := func(trust bool) (listed int) {
-		mu.Lock()
-		clear(counts)
-		mu.Unlock()
-		s, err := Open(ctx, Config{URI: server.URI(), Database: db, TrustSchema: trust, monitor: mon})
+		cmds.take()
+		s, err := Open(ctx, Config{URI: server.URI(), Database: db, TrustSchema: trust, monitor: cmds.monitor()})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := s.Close(ctx); err != nil {
 			t.Fatal(err)
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		return counts["listIndexes"]
+		cmds.mu.Lock()
+		defer cmds.mu.Unlock()
+		return cmds.n["listIndexes"]
 	}
 	hasIndex := func(col, name string) bool {
 		specs, err := admin.Database(db).Collection(col).Indexes().ListSpecifications(ctx)
