@@ -131,6 +131,29 @@ func Identifiers(rec tenants.Record, country string) IDs {
 			ids.Phones = []string{p}
 		}
 	}
+	return mentioned(rec, country, ids)
+}
+
+// IdentifiersOfValidated is Identifiers for a record whose contact phone number is in E.164
+// already, as validation leaves a submission's (contact.NormalisePhone; the e-mail address is
+// kept as written and normalised here): it takes the number as it is instead of reading it with
+// libphonenumber again, which was about 4 % of a submission's CPU. E.164 is its own normal
+// form (contact's tests check it), so the result is Identifiers'.
+func IdentifiersOfValidated(rec tenants.Record, country string) IDs {
+	var ids IDs
+	if rec.Contact.Email != nil {
+		if e, ok := contact.NormaliseEmail(*rec.Contact.Email); ok {
+			ids.Emails = []string{e}
+		}
+	}
+	if rec.Contact.PhoneNumber != nil && *rec.Contact.PhoneNumber != "" {
+		ids.Phones = []string{*rec.Contact.PhoneNumber}
+	}
+	return mentioned(rec, country, ids)
+}
+
+// mentioned adds to ids the identifiers rec's custom fields mention (Identifiers).
+func mentioned(rec tenants.Record, country string, ids IDs) IDs {
 	add := func(s string) {
 		switch kind, v := MentionedIdentifier(s, country); {
 		case kind == "e" && !slices.Contains(ids.Emails, v):

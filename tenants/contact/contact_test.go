@@ -85,6 +85,12 @@ func TestNormalisePhone(t *testing.T) {
 		if got != c.want || ok != c.ok {
 			t.Errorf("%s: NormalisePhone(%q, %q) = %q, %v; want %q, %v", c.name, c.in, c.country, got, ok, c.want, c.ok)
 		}
+		// E.164 is its own normal form, whatever the country (anonymise.IdentifiersOfValidated).
+		for _, country := range []string{"", c.country, "US", "DE"} {
+			if again, ok2 := NormalisePhone(got, country); ok && (again != got || !ok2) {
+				t.Errorf("%s: NormalisePhone(%q, %q) = %q, %v: not its own normal form", c.name, got, country, again, ok2)
+			}
+		}
 	}
 }
 

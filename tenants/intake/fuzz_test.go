@@ -2,11 +2,13 @@ package intake
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/anonymise"
 	"github.com/consentforms/consentforms/tenants/consent"
 )
 
@@ -31,9 +33,11 @@ func FuzzParseRecord(f *testing.F) {
 				t.Fatalf("%s: draft of kind %s", kind, d.Kind)
 			}
 			if len(vs) == 0 {
-				if rec := d.Record("t"); !strings.HasPrefix(rec.ID, "t:"+string(kind)+":") || rec.PublicID == "" {
+				rec := d.Record("t")
+				if !strings.HasPrefix(rec.ID, "t:"+string(kind)+":") || rec.PublicID == "" {
 					t.Fatalf("%s: record ids %q %q", kind, rec.ID, rec.PublicID)
 				}
+				checkDraftIDs(t, kind, d, rec)
 				continue
 			}
 			codes := RuleCodes(kind, vs)
@@ -48,4 +52,35 @@ func FuzzParseRecord(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkDraftIDs fails unless the identifiers the draft keeps (d.IDs, which its match keys are
+// made from) are those anonymise.Identifiers finds in the record it stores: intake takes the
+// phone number validation normalised as it is (anonymise.IdentifiersOfValidated).
+func checkDraftIDs(t *testing.T, kind tenants.Kind, d Draft, rec tenants.Record) {
+	t.Helper()
+	want := anonymise.Identifiers(rec, d.Country)
+	if d.IDs == nil || !reflect.DeepEqual(*d.IDs, want) {
+		t.Fatalf("%s: the draft's identifiers %+v, the record's %+v", kind, d.IDs, want)
+	}
+}
+
+// TestDraftIdentifiers: however a phone number is written (international, 00, national with
+// the tenant's country, separators), the identifiers a draft keeps are the stored record's.
+func TestDraftIdentifiers(t *testing.T) {
+	for _, phone := range []string{"+49 151 12345678", "0049 (151) 123-456-78", "0151 12345678", "+44 07700 900123", "+1 (415) 555-0132"} {
+		for _, kind := range tenants.Kinds {
+			body := map[string]any{"form_id": "f", "email": "Jane.Doe@Example.ORG", "phone_number": phone, "consent_to_primary_purpose": true, "consent_to_primary_purpose_deadline_interval": "1y",
+				"consent_to_general_contact_phone": true, "consent_to_general_contact_email": true,
+				"canvasser_id": "c", "visited_at": "2024-04-09T17:30:00Z", "referrer": "+49 30 1234567", "friend": "ann@example.org"}
+			d, vs := ParseRecord(kind, body, now, "DE")
+			if len(vs) > 0 {
+				if kind == tenants.KindFormSubmission && !strings.HasPrefix(phone, "+") && !strings.HasPrefix(phone, "00") {
+					continue // form submissions take international numbers only
+				}
+				t.Fatalf("%s %q: %v", kind, phone, vs)
+			}
+			checkDraftIDs(t, kind, d, d.Record("t"))
+		}
+	}
 }

@@ -30,7 +30,7 @@ func TooMany(ids anonymise.IDs) *tenants.Violation {
 // tooManyIdentifiers finds the draft's identifiers, keeps them in d.IDs (storing the draft
 // hashes them without reading every phone number again) and reports whether they are too many.
 func tooManyIdentifiers(d *Draft) bool {
-	ids := anonymise.Identifiers(tenants.Record{Contact: d.Contact, Payload: d.Payload, Fields: d.Fields}, d.Country)
+	ids := anonymise.IdentifiersOfValidated(tenants.Record{Contact: d.Contact, Payload: d.Payload, Fields: d.Fields}, d.Country)
 	d.IDs = &ids
 	return TooMany(ids) != nil
 }
