@@ -120,18 +120,7 @@ func (ids IDs) Count() int {
 // matching is on whole values (docs/API.md §5.2). country is the tenant's default country.
 // These become the record's match keys (hashed by the caller).
 func Identifiers(rec tenants.Record, country string) IDs {
-	var ids IDs
-	if rec.Contact.Email != nil {
-		if e, ok := contact.NormaliseEmail(*rec.Contact.Email); ok {
-			ids.Emails = []string{e}
-		}
-	}
-	if rec.Contact.PhoneNumber != nil {
-		if p, ok := contact.NormalisePhone(*rec.Contact.PhoneNumber, country); ok {
-			ids.Phones = []string{p}
-		}
-	}
-	return mentioned(rec, country, ids)
+	return identifiers(rec, country, func(p string) (string, bool) { return contact.NormalisePhone(p, country) })
 }
 
 // IdentifiersOfValidated is Identifiers for a record whose contact phone number is in E.164
@@ -140,20 +129,22 @@ func Identifiers(rec tenants.Record, country string) IDs {
 // libphonenumber again, which was about 4 % of a submission's CPU. E.164 is its own normal
 // form (contact's tests check it), so the result is Identifiers'.
 func IdentifiersOfValidated(rec tenants.Record, country string) IDs {
+	return identifiers(rec, country, func(p string) (string, bool) { return p, p != "" })
+}
+
+// identifiers is Identifiers with phone normalising the contact phone number.
+func identifiers(rec tenants.Record, country string, phone func(string) (string, bool)) IDs {
 	var ids IDs
 	if rec.Contact.Email != nil {
 		if e, ok := contact.NormaliseEmail(*rec.Contact.Email); ok {
 			ids.Emails = []string{e}
 		}
 	}
-	if rec.Contact.PhoneNumber != nil && *rec.Contact.PhoneNumber != "" {
-		ids.Phones = []string{*rec.Contact.PhoneNumber}
+	if rec.Contact.PhoneNumber != nil {
+		if p, ok := phone(*rec.Contact.PhoneNumber); ok {
+			ids.Phones = []string{p}
+		}
 	}
-	return mentioned(rec, country, ids)
-}
-
-// mentioned adds to ids the identifiers rec's custom fields mention (Identifiers).
-func mentioned(rec tenants.Record, country string, ids IDs) IDs {
 	add := func(s string) {
 		switch kind, v := MentionedIdentifier(s, country); {
 		case kind == "e" && !slices.Contains(ids.Emails, v):
