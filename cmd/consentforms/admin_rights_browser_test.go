@@ -28,7 +28,7 @@ func TestAdminBrowserRights(t *testing.T) {
 	}
 	postRecord(t, s, k, canvassingPath, map[string]any{"email": "ada@example.org", "outcome": "supportive", "canvasser_id": "cv-1"})
 	u := newAdminUI(t, s)
-	wantStatus(t, "sign in", u.signIn("lead@example.org", "lead-password-1"), 200)
+	wantStatus(t, "sign in", u.signedIn("lead@example.org", "lead-password-1"), 200)
 
 	// Retention on the form page: 7 days from creation anonymises all three within 30 days.
 	wantStatus(t, "form page", u.open("/admin/forms/petition"), 200)
@@ -97,7 +97,7 @@ func TestAdminBrowserRights(t *testing.T) {
 
 	// The tenant's default retention, by a platform admin.
 	wantStatus(t, "sign out", u.submit("logout-button"), 200)
-	wantStatus(t, "sign in root", u.signIn("root@example.com", "root-password-1"), 200)
+	wantStatus(t, "sign in root", u.signedIn("root@example.com", "root-password-1"), 200)
 	wantStatus(t, "tenants", u.open("/admin/tenants"), 200)
 	u.do(chromedp.SetValue(sel("input-tenant"), tn), chromedp.SetValue(sel("input-retention_from"), "consents-lapsed"))
 	u.fill("retention", "2y")

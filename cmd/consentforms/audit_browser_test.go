@@ -19,7 +19,7 @@ func TestAdminBrowserAuditReadable(t *testing.T) {
 	k := s.key(tn, "all")
 	submit(t, s, k, map[string]any{"form_id": "petition", "email": "ann@example.org", "consent_to_general_contact_email": true})
 	u := newAdminUI(t, s)
-	wantStatus(t, "sign in", u.signIn("lead@example.org", "lead-password-1"), 200)
+	wantStatus(t, "sign in", u.signedIn("lead@example.org", "lead-password-1"), 200)
 
 	wantStatus(t, "audit", u.open("/admin/audit"), 200)
 	labels := u.texts("audit-action-label")

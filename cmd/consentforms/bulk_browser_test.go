@@ -23,7 +23,7 @@ func TestAdminBrowserBulkErasure(t *testing.T) {
 	s.cli("staff", "create", "--email", "boss@example.org", "--password", "pass-word-123", "--role", "tenant_admin", "--tenant", tn)
 
 	u := newAdminUI(t, s)
-	wantStatus(t, "sign in", u.signIn("sup@example.org", "pass-word-123"), 200)
+	wantStatus(t, "sign in", u.signedIn("sup@example.org", "pass-word-123"), 200)
 	wantStatus(t, "anonymise", u.submit("nav-anonymise"), 200)
 	wantStatus(t, "bulk", u.submit("bulk-erasure-link"), 200)
 	u.visible("bulk-empty")
@@ -54,7 +54,7 @@ func TestAdminBrowserBulkErasure(t *testing.T) {
 	u.shot("bulk-02-awaiting-approval")
 
 	a := newAdminUI(t, s)
-	wantStatus(t, "admin sign in", a.signIn("boss@example.org", "pass-word-123"), 200)
+	wantStatus(t, "admin sign in", a.signedIn("boss@example.org", "pass-word-123"), 200)
 	// The other tenant admin's dashboard says a request waits for them, and leads to it.
 	wantStatus(t, "dashboard", a.open("/admin/"), 200)
 	if got := a.text("dashboard-awaiting"); !strings.Contains(got, "1 bulk erasure request waits for your approval") ||

@@ -22,7 +22,7 @@ func TestChromiumLoadCost(t *testing.T) {
 	tn := openTenant(s)
 	s.cli("staff", "create", "--email", "lead@example.org", "--password", "lead-password-1", "--role", "tenant_admin", "--tenant", tn)
 	u := newAdminUI(t, s)
-	wantStatus(t, "sign in", u.signIn("lead@example.org", "lead-password-1"), 200)
+	wantStatus(t, "sign in", u.signedIn("lead@example.org", "lead-password-1"), 200)
 	u.open("/admin/")
 	const loads = 60
 	before := chromiumCPU(t)

@@ -49,7 +49,7 @@ func TestAdminBrowserDashboard(t *testing.T) {
 	apiExpiring := expiring("email") + expiring("phone")
 
 	u := newAdminUI(t, s)
-	wantStatus(t, "sign in", u.signIn("lead@example.org", "lead-password-1"), 200)
+	wantStatus(t, "sign in", u.signedIn("lead@example.org", "lead-password-1"), 200)
 	wantStatus(t, "dashboard", u.open("/admin/"), 200)
 	for testid, want := range map[string]string{
 		// Records are still there (anonymised), so every kind counts them.

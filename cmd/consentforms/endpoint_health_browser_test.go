@@ -27,7 +27,7 @@ func TestAdminBrowserEndpointHealth(t *testing.T) {
 	bad.await(t, "two refused deliveries", func(r *receiver) bool { return len(r.failed) >= 2 })
 
 	u := newAdminUI(t, s)
-	wantStatus(t, "sign in", u.signIn("lead@example.org", "lead-password-1"), 200)
+	wantStatus(t, "sign in", u.signedIn("lead@example.org", "lead-password-1"), 200)
 	health := func(id string) (state, text string) {
 		v, err := chromedp.Run(u.ctx, chromedp.Evaluate[[]string](`(() => { const c = document.querySelector('tr[data-endpoint-id="`+id+
 			`"] [data-testid="endpoint-status"]'); return [c.querySelector('[data-health]').dataset.health, c.textContent.replace(/\s+/g, ' ').trim()]; })()`))

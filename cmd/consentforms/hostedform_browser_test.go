@@ -149,7 +149,7 @@ func TestAdminBrowserFormEditor(t *testing.T) {
 		submit(t, s, k, body)
 	}
 	u := newAdminUI(t, s)
-	wantStatus(t, "sign in", u.signIn("lead@example.org", "lead-password-1"), 200)
+	wantStatus(t, "sign in", u.signedIn("lead@example.org", "lead-password-1"), 200)
 	wantStatus(t, "form", u.open("/admin/forms/petition"), 200)
 	if got := u.texts("arriving-field"); len(got) != 2 || !strings.HasPrefix(got[0], "region") || !strings.Contains(got[0], "2") ||
 		!strings.HasPrefix(got[1], "notes") || u.count("arriving-undeclared") != 2 {

@@ -42,7 +42,7 @@ func TestAdminBrowserOneIDFormat(t *testing.T) {
 	submit(t, s, key, map[string]any{"form_id": "petition", "submission_id": "s1", "email": "ada@example.org", "consent_to_general_contact_email": true})
 
 	u := newAdminUI(t, s)
-	wantStatus(t, "sign in", u.signIn("lead@example.org", "lead-password-1"), 200)
+	wantStatus(t, "sign in", u.signedIn("lead@example.org", "lead-password-1"), 200)
 	wantStatus(t, "keys", u.open("/admin/keys"), 200)
 	if got, title := u.text("key-id"), u.attr("key-id", "title"); got != keyID || !strings.Contains(title, "cf_"+keyID+"_") {
 		t.Errorf("keys page shows the key as %q (title %q), the CLI printed %q", got, title, keyID)

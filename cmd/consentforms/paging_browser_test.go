@@ -37,7 +37,7 @@ func TestAdminBrowserListPaging(t *testing.T) {
 	}
 
 	u := newAdminUI(t, s)
-	wantStatus(t, "sign in", u.signIn("lead@example.org", "lead-password-1"), 200)
+	wantStatus(t, "sign in", u.signedIn("lead@example.org", "lead-password-1"), 200)
 	list := "/admin/submissions?form=petition"
 	wantStatus(t, "petition list", u.open(list), 200)
 	if got := u.text("list-total"); got != "60 records" {

@@ -123,7 +123,7 @@ func TestAdminBrowserDashboardOptIn(t *testing.T) {
 	time.Sleep(1100 * time.Millisecond)
 
 	u := newAdminUI(t, s)
-	wantStatus(t, "sign in", u.signIn("lead@example.org", "lead-password-1"), 200)
+	wantStatus(t, "sign in", u.signedIn("lead@example.org", "lead-password-1"), 200)
 	wantStatus(t, "dashboard", u.open("/admin/"), 200)
 	for testid, want := range map[string]string{
 		"dashboard-optin-email-pending": "1", "dashboard-optin-email-confirmed": "1", "dashboard-optin-email-lapsed": "1",

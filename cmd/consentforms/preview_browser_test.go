@@ -23,7 +23,7 @@ func TestAdminBrowserErasePreview(t *testing.T) {
 	alice(t, s, k, "alice-1", map[string]any{"referred_friend": "Bob@Example.org"})
 
 	u := newAdminUI(t, s)
-	wantStatus(t, "sign in", u.signIn("lead@example.org", "lead-password-1"), 200)
+	wantStatus(t, "sign in", u.signedIn("lead@example.org", "lead-password-1"), 200)
 	wantStatus(t, "anonymise", u.open("/admin/anonymise"), 200)
 	u.fill("email", "bob@example.org")
 	wantStatus(t, "preview", u.submit("anonymise-search-submit"), 200)

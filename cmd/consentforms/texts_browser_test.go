@@ -21,7 +21,7 @@ func TestAdminBrowserConsentTexts(t *testing.T) {
 	first := publish(s, tn, "petition", "primary_purpose", "de", "Ich unterstütze die Petition.\nMeine Daten werden 2 Jahre gespeichert.")
 
 	u := newAdminUI(t, s)
-	wantStatus(t, "sign in", u.signIn("lead@example.org", "lead-password-1"), 200)
+	wantStatus(t, "sign in", u.signedIn("lead@example.org", "lead-password-1"), 200)
 	wantStatus(t, "form page", u.open("/admin/forms/petition"), 200)
 	if n := u.count("text-version-row"); n != 1 {
 		t.Fatalf("the form page lists %d text versions, want 1", n)

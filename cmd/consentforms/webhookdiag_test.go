@@ -124,7 +124,7 @@ func TestWebhookDiagnosticsBrowser(t *testing.T) {
 		t.Fatalf("stale delivery: %d %s", r.Status, r.Body)
 	}
 	u := newAdminUI(t, s)
-	wantStatus(t, "sign in", u.signIn("admin@example.com", "admin-password-1"), 200)
+	wantStatus(t, "sign in", u.signedIn("admin@example.com", "admin-password-1"), 200)
 	wantStatus(t, "webhooks", u.submit("nav-webhooks"), 200)
 	sg := `[data-provider="sendgrid"] `
 	refusal, shown := u.textOf(sg+`[data-testid="webhook-last-refusal"]`), u.textOf(`[data-testid="webhook-deliveries"]`)

@@ -21,7 +21,7 @@ func TestAdminBrowserEndpoints(t *testing.T) {
 	s.cli("staff", "create", "--email", "view@example.org", "--password", "view-password-1", "--role", "viewer", "--tenant", tn)
 	k := s.key(tn, "all")
 	u := newAdminUI(t, s)
-	wantStatus(t, "sign in", u.signIn("lead@example.org", "lead-password-1"), 200)
+	wantStatus(t, "sign in", u.signedIn("lead@example.org", "lead-password-1"), 200)
 
 	wantStatus(t, "webhooks", u.submit("nav-webhooks"), 200)
 	wantStatus(t, "endpoints", u.submit("endpoints-link"), 200)
@@ -72,6 +72,6 @@ func TestAdminBrowserEndpoints(t *testing.T) {
 	u.shot("endpoints-03-deleted")
 
 	v := newAdminUI(t, s)
-	wantStatus(t, "viewer sign in", v.signIn("view@example.org", "view-password-1"), 200)
+	wantStatus(t, "viewer sign in", v.signedIn("view@example.org", "view-password-1"), 200)
 	wantStatus(t, "viewer endpoints", v.open("/admin/outgoing-webhooks"), 403)
 }
