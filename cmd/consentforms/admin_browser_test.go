@@ -48,6 +48,22 @@ var chromium struct {
 	cancel func()
 }
 
+// chromiumSwitches are the test browser's switches: the project's headless flags first.
+// Chromium 156 runs the browser's own interface in headless mode too: every window (one per
+// test's browser context) preloads two WebUI omnibox popups, each a renderer that redraws on
+// every navigation of the tab. They made up a fifth of Chromium's CPU per page load and most
+// of a new tab's cost (chromiumFeaturesOff turns them off). The other switches and features
+// stop background work no test looks at (translation, optimisation hints, casting,
+// autofill's server, extensions, phishing checks). The SQLite pass's browser tests: 118–123 s
+// of CPU → 73–85 s, alternated (TestChromiumLoadCost measures one page load by process).
+var chromiumSwitches = []string{
+	"headless", "no-sandbox", "disable-gpu", "disable-background-networking", "disable-component-update",
+	"disable-sync", "no-first-run",
+	"disable-extensions", "disable-default-apps", "disable-client-side-phishing-detection",
+	"safebrowsing-disable-auto-update", "disable-hang-monitor", "disable-ipc-flooding-protection",
+	"disable-dev-shm-usage",
+}
+
 // chromiumFeaturesOff are the Chromium features the test browser runs without (startChromium).
 var chromiumFeaturesOff = []string{
 	"WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup",
@@ -64,31 +80,12 @@ func startChromium() (context.Context, error) {
 		chromium.dir = dir
 		opts := []chromedp.ExecAllocatorOption{
 			chromedp.ExecPath(adminChromium),
-			chromedp.Flag("headless", true),
-			chromedp.Flag("no-sandbox", true),
-			chromedp.Flag("disable-gpu", true),
-			chromedp.Flag("disable-background-networking", true),
-			chromedp.Flag("disable-component-update", true),
-			chromedp.Flag("disable-sync", true),
-			chromedp.Flag("no-first-run", true),
-			// Chromium 156 runs the browser's own interface in headless mode too: every
-			// window (one per test's browser context) preloads two WebUI omnibox popups,
-			// each a renderer that redraws on every navigation of the tab. They made up a
-			// fifth of Chromium's CPU per page load and most of a new tab's cost. The other
-			// features and flags stop background work no test looks at (translation,
-			// optimisation hints, casting, autofill's server, extensions, phishing checks).
-			// The SQLite pass's browser tests: 118–123 s of CPU → 73–85 s, alternated
-			// (TestChromiumLoadCost measures one page load by process).
 			chromedp.Flag("disable-features", strings.Join(chromiumFeaturesOff, ",")),
-			chromedp.Flag("disable-extensions", true),
-			chromedp.Flag("disable-default-apps", true),
-			chromedp.Flag("disable-client-side-phishing-detection", true),
-			chromedp.Flag("safebrowsing-disable-auto-update", true),
-			chromedp.Flag("disable-hang-monitor", true),
-			chromedp.Flag("disable-ipc-flooding-protection", true),
-			chromedp.Flag("disable-dev-shm-usage", true),
 			chromedp.UserDataDir(dir),
 			chromedp.WindowSize(1280, 900),
+		}
+		for _, name := range chromiumSwitches {
+			opts = append(opts, chromedp.Flag(name, true))
 		}
 		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 		bctx, cancelBrowser := chromedp.NewContext(actx)
