@@ -30,7 +30,9 @@ TEST_TMPDIR ?= $(shell test -d /dev/shm -a -w /dev/shm && echo /dev/shm || echo 
 # collector runs (Go's default is 2 times): a test process holds the server, its store and, on
 # MongoDB, the FerretDB stand-in, whose decoding makes much short-lived garbage. It cut the CPU
 # of the scenario tests on the stand-in by a quarter (85 s → 62 s) for a few hundred MB of
-# memory. The server as shipped keeps Go's default.
+# memory. The server as shipped keeps Go's default. The compiler, vet and staticcheck run
+# with it too: from an empty build cache the build, vet and staticcheck took 503 s of CPU
+# with Go's default and 466 s with it (255 → 245, 74 → 60, 174 → 161 s).
 TEST_GOGC ?= 400
 TEST_ENV = TMPDIR=$(TEST_TMPDIR) GOGC=$(TEST_GOGC)
 
@@ -62,7 +64,7 @@ test: check-generated ## The whole suite: the generated files, then at once: lin
 # build cache yet, so on an empty cache test-other, test-mongo and vet each compiled FerretDB,
 # the SQLite driver and the rest. Warm, it only finds them in the cache.
 build-shared:
-	$(GO) build ./...
+	GOGC=$(TEST_GOGC) $(GO) build ./...
 
 test-other test-mongo lint-go: build-shared
 
@@ -79,8 +81,8 @@ lint: check-generated lint-go ## gofmt, go vet, staticcheck, generated files.
 
 lint-go: ## gofmt, go vet, staticcheck (not the generated files).
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '_templ.go$$'))" || (gofmt -l $$(git ls-files '*.go' | grep -v '_templ.go$$') && exit 1)
-	$(GO) vet ./...
-	$(GO) tool staticcheck ./...
+	GOGC=$(TEST_GOGC) $(GO) vet ./...
+	GOGC=$(TEST_GOGC) $(GO) tool staticcheck ./...
 
 lint-openapi: ## Lint api/openapi.json with Redocly's CLI, pinned (needs Node.js 20+ and the npm registry; not part of lint).
 	npx --yes @redocly/cli@2.11.1 lint api/openapi.json
