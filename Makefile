@@ -74,7 +74,7 @@ test-race: ## The concurrent code's packages under the race detector (RACE_PKGS)
 test-other: ## Every other package on SQLite, the MongoDB store's own tests on its stand-in.
 	$(TEST_ENV) $(GO) test -count=1 -parallel $(TEST_PARALLEL) -timeout 14m $(OTHER_PKGS)
 
-test-mongo: ## The API scenario and browser tests with MONGODB_URI set (FerretDB in the test process, on loopback); the five browser tests of the browser side only (browserSideOnly) run in test-other.
+test-mongo: ## The API scenario and browser tests with MONGODB_URI set (FerretDB in the test process, on loopback); the six browser tests of the browser side only (browserSideOnly) run in test-other.
 	$(TEST_ENV) CONSENTFORMS_TEST_STORE=mongo $(GO) test -count=1 -parallel $(TEST_PARALLEL) -timeout 14m ./cmd/consentforms
 
 lint: check-generated lint-go ## gofmt, go vet, staticcheck, generated files.

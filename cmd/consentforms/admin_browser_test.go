@@ -143,13 +143,15 @@ func requireChromium(t *testing.T) {
 
 // browserSideOnly runs a browser test on the embedded store only. Such a test checks what the
 // browser makes of the admin UI (layout at two window sizes, security headers and cookies, the
-// role-dependent navigation, the password form, the API reference page), which the store
-// behind the server does not change; the store paths it passes through have tests of their
-// own that run on both stores (TestFirstAdminMustChangePassword, TestStaffDisabledAndPasswordChanged,
-// the role tests of the admin package). The MongoDB pass runs every browser test whose pages
-// show what the store reads: dashboard, lists and paging, person pages, bulk erasure, the form
-// editor, webhooks, the audit log. A browser journey costs seconds of CPU on 2 cores, and
-// these five made up a third of the MongoDB pass's browser time.
+// role-dependent navigation, the password form, the API reference page) or of the hosted form's
+// script (the challenge solved in the page, the errors shown beside their fields), which the
+// store behind the server does not change; the store paths it passes through have tests of
+// their own that run on both stores (TestFirstAdminMustChangePassword, TestStaffDisabledAndPasswordChanged,
+// the role tests of the admin package, TestHostedFormWithoutScript, TestPublishableKeyChallenge).
+// The MongoDB pass runs every browser test whose pages show what the store reads: dashboard,
+// lists and paging, person pages, bulk erasure, the form editor, webhooks, the audit log. A
+// browser journey costs seconds of CPU on 2 cores: the first five made up a third of the
+// MongoDB pass's browser time; the hosted form's solves its challenge in the page.
 func browserSideOnly(t *testing.T) {
 	t.Helper()
 	if mongoURI != "" {

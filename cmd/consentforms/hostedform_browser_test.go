@@ -23,6 +23,7 @@ import (
 func TestHostedFormBrowser(t *testing.T) {
 	t.Parallel()
 	requireChromium(t)
+	browserSideOnly(t)
 	s := startServer(t)
 	tn := openTenant(s)
 	page := "/f/" + tn + "/petition"
