@@ -85,6 +85,13 @@ type Dispatcher struct {
 	inflight map[string]int  // attempts in flight per endpoint (tenant/endpoint)
 	busy     map[string]bool // deliveries being attempted (endpoint/event)
 	slots    chan struct{}   // one per attempt in flight, parallel in all
+	// finished holds the deliveries whose attempt ended, each with the number of the last
+	// read of the due deliveries begun by then (reads counts them). A read begun before an
+	// attempt ended may still show that delivery as due, as it was before the attempt's
+	// outcome was stored: started again from that read, it would be sent twice, or its
+	// outcome overwritten by the stale copy.
+	finished map[string]uint64
+	reads    uint64
 
 	// Held, when set, says whether this instance holds the dispatch lease: a pass runs only
 	// then, so that instances sharing a database do not send the same deliveries at once.
@@ -100,7 +107,7 @@ func NewDispatcher(repo tenants.OutboxRepo, cfg Config, log *slog.Logger, now fu
 		// A redirect could lead anywhere: it counts as a failed attempt.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	return &Dispatcher{repo: repo, cfg: cfg, client: client, log: log, now: now,
-		inflight: map[string]int{}, busy: map[string]bool{}, slots: make(chan struct{}, parallel)}
+		inflight: map[string]int{}, busy: map[string]bool{}, finished: map[string]uint64{}, slots: make(chan struct{}, parallel)}
 }
 
 // Run polls the outbox until ctx ends, then waits for the attempts in flight (each bounded by
@@ -150,12 +157,13 @@ func (d *Dispatcher) pass(ctx context.Context) error {
 		}
 		d.pruned = now
 	}
+	read := d.beginRead()
 	due, err := d.repo.Due(ctx, d.now(), batch)
 	if err != nil {
 		return err
 	}
 	for _, dl := range due {
-		switch d.start(ctx, dl) {
+		switch d.start(ctx, dl, read) {
 		case endpointFull:
 			// Its endpoint is busy with earlier attempts: the delivery waits a timeout's
 			// length out of the due set, so that other endpoints' deliveries are read.
@@ -179,11 +187,29 @@ const (
 	allFull              // parallel attempts are in flight
 )
 
-// start begins an attempt at dl in a goroutine of its own, if there is room.
-func (d *Dispatcher) start(ctx context.Context, dl tenants.Delivery) started {
+// beginRead numbers a read of the due deliveries. The attempts that ended before the read
+// before it no longer matter to any read (passes run one after another) and are forgotten.
+func (d *Dispatcher) beginRead() uint64 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.reads++
+	for key, at := range d.finished {
+		if at+1 < d.reads {
+			delete(d.finished, key)
+		}
+	}
+	return d.reads
+}
+
+// start begins an attempt at dl, as the due deliveries' read numbered read showed it, in a
+// goroutine of its own, if there is room.
+func (d *Dispatcher) start(ctx context.Context, dl tenants.Delivery, read uint64) started {
 	ep, key := dl.TenantID+"/"+dl.EndpointID, dl.EndpointID+"/"+dl.EventID
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if at, ok := d.finished[key]; ok && at >= read {
+		return alreadyBusy // attempted since the read began: the read's copy may be stale
+	}
 	switch {
 	case d.busy[key]:
 		return alreadyBusy
@@ -205,6 +231,7 @@ func (d *Dispatcher) start(ctx context.Context, dl tenants.Delivery) started {
 		}
 		d.mu.Lock()
 		delete(d.busy, key)
+		d.finished[key] = d.reads
 		if d.inflight[ep]--; d.inflight[ep] <= 0 {
 			delete(d.inflight, ep)
 		}
