@@ -151,7 +151,7 @@ func requireChromium(t *testing.T) {
 // The MongoDB pass runs every browser test whose pages show what the store reads: dashboard,
 // lists and paging, person pages, bulk erasure, the form editor, webhooks, the audit log. A
 // browser journey costs seconds of CPU on 2 cores: the first five made up a third of the
-// MongoDB pass's browser time; the hosted form's solves its challenge in the page.
+// MongoDB pass's browser time; the hosted form's test solves its challenge in the page.
 func browserSideOnly(t *testing.T) {
 	t.Helper()
 	if mongoURI != "" {
