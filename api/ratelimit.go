@@ -38,8 +38,14 @@ func (l *limiter) take(id string, rate, burst float64, now time.Time) (int, bool
 		b = &bucket{tokens: burst, last: now}
 		l.buckets.Add(id, b)
 	}
-	b.tokens = math.Min(burst, b.tokens+now.Sub(b.last).Seconds()*rate)
-	b.last = now
+	// Requests take their time before they take the lock, so a request can arrive with a time
+	// before the bucket's last one. It refills nothing and takes nothing back: a negative
+	// refill took tokens away from a key that never went over its rate, and a busy machine,
+	// where a request waits longest between the two, refused requests within the limit.
+	if d := now.Sub(b.last); d > 0 {
+		b.tokens = math.Min(burst, b.tokens+d.Seconds()*rate)
+		b.last = now
+	}
 	if b.tokens >= 1 {
 		b.tokens--
 		return 0, true
