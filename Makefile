@@ -1,7 +1,7 @@
 # consentforms — see README.md. Every target works on a fresh machine with Go installed.
 GO ?= go
 
-.PHONY: run generate build-shared build-race test test-race test-other test-mongo lint lint-go lint-openapi bench bench-bin bench-http bench-store bench-crash check-generated
+.PHONY: run generate build-shared test test-race test-other test-mongo lint lint-go lint-openapi bench bench-bin bench-http bench-store bench-crash check-generated
 
 run: ## Run the server on the embedded store (./data).
 	$(GO) run ./cmd/consentforms
@@ -86,15 +86,7 @@ test: check-generated ## The whole suite: the generated files, then at once: lin
 build-shared:
 	$(TOOL_ENV) $(GO) list -export -deps -test ./... >/dev/null
 
-# build-race compiles the race build of RACE_PKGS, with their tests, before any test runs: on
-# an empty cache the tests otherwise ran beside that build (about 130 s of CPU), slower, and
-# their waits, polls and retries cost more the longer they ran. Warm, it finds it all cached.
-build-race:
-	$(TOOL_ENV) $(GO) list -race $(RACE_GCFLAGS) -export -deps -test $(RACE_PKGS) >/dev/null
-
-lint-go: build-shared
-test-other test-mongo: build-shared build-race
-test-race: build-race
+test-other test-mongo lint-go: build-shared
 
 test-race: ## The concurrent code's packages under the race detector (RACE_PKGS).
 	$(TEST_ENV) $(GO) test $(TEST_VET) -race $(RACE_GCFLAGS) -count=1 -timeout 14m $(RACE_PKGS)
