@@ -10,7 +10,7 @@ generate: ## Regenerate the templ components.
 	$(GO) tool templ generate
 
 check-generated: ## Fail when a committed _templ.go file is stale.
-	@$(GO) tool templ generate >/dev/null 2>&1
+	@$(TOOL_ENV) $(GO) tool templ generate >/dev/null 2>&1
 	@git diff --exit-code --stat -- '*_templ.go' || (echo "generated templ files are stale: run make generate and commit" && exit 1)
 
 # RACE_PKGS run under the race detector: the concurrent code (the SQLite single writer; in
@@ -43,6 +43,9 @@ TEST_GOGC ?= 400
 #   own build tag): the tests run it over SQLite files, and its PostgreSQL driver was 12 s of the
 #   cold build's CPU, more in vet and staticcheck.
 TEST_GOFLAGS ?= -tags=ferretdb_no_postgresql -gcflags=all=-dwarf=false -ldflags=-w
+# TOOL_ENV is the environment of every go command of the suite, templ's generator and
+# staticcheck included: built with other flags, templ's build compiled the standard library and
+# golang.org/x/tools a second time from an empty cache.
 TOOL_ENV = GOGC=$(TEST_GOGC) GOFLAGS='$(TEST_GOFLAGS)'
 TEST_ENV = TMPDIR=$(TEST_TMPDIR) $(TOOL_ENV)
 # go test runs a few of vet's analysers on each package it tests, and on every dependency for
