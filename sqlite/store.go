@@ -390,8 +390,8 @@ func migrate(ctx context.Context, db *sql.DB) error {
 		return fmt.Errorf("migrations: %w", err)
 	}
 	// A database with every migration applied, the usual start and every CLI command, costs one
-	// read of the version table: goose's Status and Up each read it again and more (a fifth of
-	// the CPU of opening a store). HasPending also reports a migration missing below the
+	// read of the version table: goose's Status and Up each read it again and more (about a
+	// third of the CPU of opening a store). HasPending also reports a migration missing below the
 	// applied ones, which Up refuses as well.
 	if pending, err := p.HasPending(ctx); err == nil && !pending {
 		return nil
