@@ -259,14 +259,7 @@ func (d *Dispatcher) fan(ctx context.Context) (int, error) {
 			}
 			endpoints[ev.TenantID] = eps
 		}
-		f := tenants.Fanned{Event: ev}
-		for _, ep := range eps {
-			if ep.Wants(ev.Type) && ep.Live() && !ep.CreatedAt.After(ev.Time) {
-				f.Deliveries = append(f.Deliveries, tenants.Delivery{EndpointID: ep.ID, EventID: ev.ID, TenantID: ev.TenantID, Type: ev.Type,
-					Payload: ev.Payload, CreatedAt: ev.Time, Status: tenants.DeliveryPending, NextAt: ev.Time})
-			}
-		}
-		fanned = append(fanned, f)
+		fanned = append(fanned, tenants.Fanned{Event: ev, Deliveries: ev.DeliveriesTo(eps)})
 	}
 	if len(fanned) == 0 {
 		return 0, nil

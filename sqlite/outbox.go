@@ -15,24 +15,39 @@ type Outbox struct{ s *Store }
 
 var _ tenants.OutboxRepo = (*Outbox)(nil)
 
-const insertOutboxQ = `INSERT INTO webhook_outbox (id, tenant_id, type, time, payload) VALUES (?, ?, ?, ?, ?)
-	ON CONFLICT (id) DO NOTHING`
-
-// insertOutbox writes the events that a live endpoint of their tenant wants (WantedEvents),
-// reading the endpoints in tx; an event whose id exists is not written again.
+// insertOutbox creates, in tx, the deliveries of events to their tenants' endpoints
+// (OutboxEvent.DeliveriesTo), reading each tenant's endpoints once: the fan-out happens with
+// the change, so no outbox row is written, read back, fanned out and deleted in a transaction
+// of its own. A delivery that exists (an event written again) is kept. The outbox table holds
+// only what an older version left there; the dispatcher fans that out as before.
 func insertOutbox(ctx context.Context, tx cachedQuerier, events []tenants.OutboxEvent) error {
-	events, err := tenants.WantedEvents(events, func(tenantID string) ([]tenants.Endpoint, error) {
-		return queryAll(ctx, tx, "list webhook endpoints", scanEndpoint, listEndpoints, tenantID)
-	})
-	if err != nil || len(events) == 0 {
-		return err
+	if len(events) == 0 {
+		return nil
 	}
-	for _, e := range events {
-		if _, err := tx.ExecContext(ctx, insertOutboxQ, e.ID, e.TenantID, e.Type, ms(e.Time), e.Payload); err != nil {
-			return translate("insert outbox event", err)
+	byTenant := map[string][]tenants.Endpoint{}
+	for _, ev := range events {
+		eps, ok := byTenant[ev.TenantID]
+		if !ok {
+			var err error
+			if eps, err = queryAll(ctx, tx, "list webhook endpoints", scanEndpoint, listEndpoints, ev.TenantID); err != nil {
+				return err
+			}
+			byTenant[ev.TenantID] = eps
+		}
+		for _, d := range ev.DeliveriesTo(eps) {
+			if err := execDelivery(ctx, tx, d); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// execDelivery inserts d unless its endpoint has it.
+func execDelivery(ctx context.Context, q cachedQuerier, d tenants.Delivery) error {
+	_, err := q.ExecContext(ctx, insertDelivery, d.TenantID, d.EndpointID, d.EventID, d.Type, d.Payload,
+		ms(d.CreatedAt), d.Status, d.Attempts, ms(d.NextAt), msPtr(d.LastAt), d.LastResult)
+	return translate("insert webhook delivery", err)
 }
 
 // ingestionEvents returns the events of the ingestions that stored their record.
@@ -112,10 +127,8 @@ func (r *Outbox) Fan(ctx context.Context, fanned []tenants.Fanned) error {
 	return r.s.Writer.inTx(ctx, func(_ *sql.Tx, st statements) error {
 		for _, f := range fanned {
 			for _, d := range f.Deliveries {
-				_, err := st.q.ExecContext(ctx, insertDelivery, d.TenantID, d.EndpointID, d.EventID, d.Type, d.Payload,
-					ms(d.CreatedAt), d.Status, d.Attempts, ms(d.NextAt), msPtr(d.LastAt), d.LastResult)
-				if err != nil {
-					return translate("insert webhook delivery", err)
+				if err := execDelivery(ctx, st.q, d); err != nil {
+					return err
 				}
 			}
 			if _, err := st.q.ExecContext(ctx, `DELETE FROM webhook_outbox WHERE id = ?`, f.Event.ID); err != nil {

@@ -223,8 +223,8 @@ func prepare(ctx context.Context, db *sql.DB) (statements, error) {
 		}
 		*p.dst = s
 	}
-	// The outbox's statements: every write runs the first two, the dispatcher the others.
-	for _, q := range []string{listEndpoints, insertOutboxQ, insertDelivery, updateDelivery} {
+	// The webhooks' statements: every write runs the first two, the dispatcher the last.
+	for _, q := range []string{listEndpoints, insertDelivery, updateDelivery} {
 		if _, _, err := st.cache.get(ctx, q); err != nil {
 			return st, fmt.Errorf("prepare: %w", err)
 		}

@@ -88,6 +88,21 @@ func WantedEvents(events []OutboxEvent, endpoints func(tenantID string) ([]Endpo
 	return out, nil
 }
 
+// DeliveriesTo returns the deliveries of ev to eps, the endpoints of its tenant: one to each
+// that wants its type, is live and existed when it happened, pending and due at once. The
+// dispatcher fans the outbox's events out with it; a store that reads the endpoints in the
+// change's own transaction may fan out there (OutboxRepo).
+func (ev OutboxEvent) DeliveriesTo(eps []Endpoint) []Delivery {
+	var out []Delivery
+	for _, ep := range eps {
+		if ep.Wants(ev.Type) && ep.Live() && !ep.CreatedAt.After(ev.Time) {
+			out = append(out, Delivery{EndpointID: ep.ID, EventID: ev.ID, TenantID: ev.TenantID, Type: ev.Type,
+				Payload: ev.Payload, CreatedAt: ev.Time, Status: DeliveryPending, NextAt: ev.Time})
+		}
+	}
+	return out
+}
+
 // Fanned is an event of the outbox with the deliveries its fan-out creates (none when no
 // endpoint wants it any more).
 type Fanned struct {
@@ -121,8 +136,11 @@ type Delivery struct {
 // OutboxRepo keeps the outgoing webhook endpoints, the outbox and the deliveries. The writer
 // fills the outbox (Ingestion.Events, Change.Events, ExpiryRun.Events) with the events some
 // live endpoint of the tenant wants at that moment (WantedEvents); the dispatcher fans
-// each event out to the endpoints that want it and delivers. The methods without a tenant id
-// span tenants: they serve the dispatcher, which works for all of them.
+// each event out to the endpoints that want it and delivers. A store that reads the tenant's
+// endpoints in the change's own transaction may instead create the deliveries there
+// (OutboxEvent.DeliveriesTo): the same deliveries, with the change, and no outbox entry to fan
+// out later. The methods without a tenant id span tenants: they serve the dispatcher, which
+// works for all of them.
 type OutboxRepo interface {
 	InsertEndpoint(ctx context.Context, e Endpoint) error
 	Endpoint(ctx context.Context, tenantID, id string) (Endpoint, error)

@@ -81,8 +81,8 @@ func testOutboxWanted(t *testing.T, open Open) {
 		must(t, err)
 	}
 	// a: its only granted endpoint is disabled; b: wanted; c: no endpoint at all.
-	if got := unfanned(t, s); got != "[g-b]" {
-		t.Errorf("outbox = %s, want only the event an endpoint wants", got)
+	if got := waiting(t, s); got != "[g-b]" {
+		t.Errorf("waiting = %s, want only the event an endpoint wants", got)
 	}
 }
 
@@ -90,15 +90,48 @@ func outboxEvent(tenant, id, typ string, offset int) tenants.OutboxEvent {
 	return tenants.OutboxEvent{ID: id, TenantID: tenant, Type: typ, Time: t0.Add(sec(offset)), Payload: `{"id":"` + id + `"}`}
 }
 
-func unfanned(t *testing.T, s tenants.Stores) string {
+// fanOut does what the dispatcher does with the outbox: each waiting event's deliveries to
+// its tenant's endpoints, written with Fan, until the outbox is empty. A store that fans out
+// at write has nothing waiting.
+func fanOut(t *testing.T, s tenants.Stores) {
 	t.Helper()
-	evs, err := s.Outbox.Unfanned(ctx, 100)
+	for range 100 {
+		evs, err := s.Outbox.Unfanned(ctx, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(evs) == 0 {
+			return
+		}
+		fanned := make([]tenants.Fanned, len(evs))
+		for i, ev := range evs {
+			eps, err := s.Outbox.Endpoints(ctx, ev.TenantID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fanned[i] = tenants.Fanned{Event: ev, Deliveries: ev.DeliveriesTo(eps)}
+		}
+		must(t, s.Outbox.Fan(ctx, fanned))
+	}
+	t.Fatal("Fan leaves the events in the outbox")
+}
+
+// waiting returns the ids of the events with a delivery waiting to be sent (after the
+// fan-out), in the order they are due.
+func waiting(t *testing.T, s tenants.Stores) string {
+	t.Helper()
+	fanOut(t, s)
+	due, err := s.Outbox.Due(ctx, t0.Add(1000*time.Hour), 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := make([]string, len(evs))
-	for i, e := range evs {
-		out[i] = e.ID
+	var out []string
+	seen := map[string]bool{}
+	for _, d := range due {
+		if !seen[d.EventID] {
+			seen[d.EventID] = true
+			out = append(out, d.EventID)
+		}
 	}
 	return fmt.Sprint(out)
 }
@@ -114,12 +147,16 @@ func testOutboxIngest(t *testing.T, open Open) {
 			t.Fatal(err)
 		}
 	}
-	if got := unfanned(t, s); got != "[m1]" {
-		t.Errorf("outbox = %s, want [m1] once", got)
+	if got := waiting(t, s); got != "[m1]" {
+		t.Errorf("waiting = %s, want [m1] once", got)
 	}
-	evs, _ := s.Outbox.Unfanned(ctx, 10)
-	if e := evs[0]; e.TenantID != "a" || e.Type != tenants.EventTypeConsentGranted || !e.Time.Equal(t0.Add(sec(1))) || e.Payload != `{"id":"m1"}` {
-		t.Errorf("event = %+v", e)
+	due, _ := s.Outbox.Due(ctx, t0.Add(sec(1)), 10)
+	if len(due) != 1 {
+		t.Fatalf("Due = %+v, want one delivery", due)
+	}
+	if d := due[0]; d.TenantID != "a" || d.EndpointID != "sub-a" || d.Type != tenants.EventTypeConsentGranted || !d.CreatedAt.Equal(t0.Add(sec(1))) ||
+		d.Payload != `{"id":"m1"}` || d.Status != tenants.DeliveryPending || d.Attempts != 0 {
+		t.Errorf("delivery = %+v", d)
 	}
 }
 
@@ -143,11 +180,12 @@ func testOutboxChanges(t *testing.T, open Open) {
 	_, err = s.Writer.Erase(ctx, tenants.Change{TenantID: "a", MatchKeys: []string{"kp"}, Apply: strip,
 		Audit: auditAs("a", tenants.ActionGDPRAnonymised), Events: events("x-", tenants.EventTypeRecordAnonymised)})
 	must(t, err)
-	evs, err := s.Outbox.Unfanned(ctx, 100)
+	fanOut(t, s)
+	due, err := s.Outbox.Due(ctx, t0.Add(time.Hour), 100)
 	must(t, err)
 	got := map[string]bool{}
-	for _, e := range evs {
-		got[e.ID] = true
+	for _, d := range due {
+		got[d.EventID] = true
 	}
 	for _, id := range []string{"r-f1", "r-f2", "x-f1", "x-d1", "x-p1"} {
 		if !got[id] {
@@ -158,28 +196,18 @@ func testOutboxChanges(t *testing.T, open Open) {
 
 func testOutboxDeliveries(t *testing.T, open Open) {
 	s := open(t)
-	subscribe(t, s, "a")
+	must(t, s.Outbox.InsertEndpoint(ctx, endpoint("a", "e1", tenants.EventTypes...)))
+	must(t, s.Outbox.InsertEndpoint(ctx, endpoint("a", "e2", tenants.EventTypes...)))
 	ingestGranted(t, s, "f1", "m1", 1)
 	ingestGranted(t, s, "f2", "m2", 2)
-	if got := unfanned(t, s); got != "[m1 m2]" {
-		t.Fatalf("unfanned = %s, want oldest first", got)
-	}
-	evs, _ := s.Outbox.Unfanned(ctx, 1)
-	d := func(ep string, ev tenants.OutboxEvent) tenants.Delivery {
-		return tenants.Delivery{EndpointID: ep, EventID: ev.ID, TenantID: "a", Type: ev.Type, Payload: ev.Payload,
-			CreatedAt: ev.Time, Status: tenants.DeliveryPending, NextAt: ev.Time}
-	}
-	fan := []tenants.Fanned{{Event: evs[0], Deliveries: []tenants.Delivery{d("e1", evs[0]), d("e2", evs[0])}}}
-	must(t, s.Outbox.Fan(ctx, fan))
-	must(t, s.Outbox.Fan(ctx, fan)) // a repeat writes nothing twice
-	if got := unfanned(t, s); got != "[m2]" {
-		t.Errorf("after Fan: unfanned = %s", got)
+	if got := waiting(t, s); got != "[m1 m2]" {
+		t.Fatalf("waiting = %s, want oldest first", got)
 	}
 	if due, err := s.Outbox.Due(ctx, t0, 10); err != nil || len(due) != 0 {
 		t.Errorf("Due before their time = %+v, %v", due, err)
 	}
 	due, err := s.Outbox.Due(ctx, t0.Add(sec(1)), 10)
-	if err != nil || len(due) != 2 || due[0].Payload != `{"id":"m1"}` {
+	if err != nil || len(due) != 2 || due[0].EventID != "m1" || due[1].EventID != "m1" || due[0].Payload != `{"id":"m1"}` {
 		t.Fatalf("Due = %+v, %v; want both deliveries of m1", due, err)
 	}
 	last := t0.Add(sec(3))
@@ -189,15 +217,25 @@ func testOutboxDeliveries(t *testing.T, open Open) {
 	done := due[1]
 	done.Status, done.Attempts, done.LastAt, done.LastResult = tenants.DeliveryDelivered, 1, &last, "200"
 	must(t, s.Outbox.Update(ctx, done))
-	if due, _ := s.Outbox.Due(ctx, t0.Add(sec(30)), 10); len(due) != 0 {
-		t.Errorf("Due during the backoff = %+v", due)
+	if due, _ := s.Outbox.Due(ctx, t0.Add(sec(30)), 10); len(due) != 2 || due[0].EventID != "m2" || due[1].EventID != "m2" {
+		t.Errorf("Due during m1's backoff = %+v, want m2's deliveries only", due)
 	}
-	if due, _ := s.Outbox.Due(ctx, t0.Add(time.Minute), 10); len(due) != 1 || due[0].EndpointID != retry.EndpointID {
+	if due, _ := s.Outbox.Due(ctx, t0.Add(time.Minute), 10); len(due) != 3 || due[2].EventID != "m1" || due[2].EndpointID != retry.EndpointID {
 		t.Errorf("Due after the backoff = %+v", due)
 	}
-	log, err := s.Outbox.Deliveries(ctx, "a", retry.EndpointID, 10)
-	if err != nil || len(log) != 1 || log[0].Attempts != 1 || log[0].LastResult != "503" || log[0].LastAt == nil || !log[0].LastAt.Equal(last) {
-		t.Errorf("delivery log = %+v, %v", log, err)
+	m1Log := func(tenant string) []tenants.Delivery {
+		log, err := s.Outbox.Deliveries(ctx, tenant, retry.EndpointID, 10)
+		must(t, err)
+		var out []tenants.Delivery
+		for _, d := range log {
+			if d.EventID == "m1" {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	if log := m1Log("a"); len(log) != 1 || log[0].Attempts != 1 || log[0].LastResult != "503" || log[0].LastAt == nil || !log[0].LastAt.Equal(last) {
+		t.Errorf("delivery log = %+v", log)
 	}
 	if log, _ := s.Outbox.Deliveries(ctx, "b", retry.EndpointID, 10); len(log) != 0 {
 		t.Errorf("another tenant reads the log: %+v", log)
@@ -206,8 +244,17 @@ func testOutboxDeliveries(t *testing.T, open Open) {
 	if n, err := s.Outbox.PruneDeliveries(ctx, t0.Add(time.Hour)); err != nil || n != 1 {
 		t.Errorf("PruneDeliveries = %d, %v; want the delivered one", n, err)
 	}
-	if log, _ := s.Outbox.Deliveries(ctx, "a", retry.EndpointID, 10); len(log) != 1 {
+	if log := m1Log("a"); len(log) != 1 {
 		t.Errorf("the pending delivery was pruned: %+v", log)
+	}
+	// An event fanned out twice (a retry after a lost answer) keeps its first deliveries.
+	legacy := outboxEvent("a", "old", tenants.EventTypeConsentGranted, 4)
+	fan := []tenants.Fanned{{Event: legacy, Deliveries: legacy.DeliveriesTo([]tenants.Endpoint{endpoint("a", "e1", tenants.EventTypes...)})}}
+	must(t, s.Outbox.Fan(ctx, fan))
+	first, _ := s.Outbox.Deliveries(ctx, "a", "e1", 10)
+	must(t, s.Outbox.Fan(ctx, fan))
+	if again, _ := s.Outbox.Deliveries(ctx, "a", "e1", 10); len(again) != len(first) || len(first) != 3 {
+		t.Errorf("e1's log after Fan = %d, after a repeat %d; want 3 both times", len(first), len(again))
 	}
 }
 
@@ -233,8 +280,8 @@ func testOutboxExpiry(t *testing.T, open Open) {
 	if n, err := s.Writer.Expire(ctx, run); err != nil || n != 0 {
 		t.Fatalf("second run = %d, %v", n, err)
 	}
-	if got := unfanned(t, s); got != "[exp-f1-primaryPurpose]" {
-		t.Errorf("outbox = %s, want the expiry's event once", got)
+	if got := waiting(t, s); got != "[exp-f1-primaryPurpose]" {
+		t.Errorf("waiting = %s, want the expiry's event once", got)
 	}
 }
 
@@ -243,19 +290,15 @@ func testOutboxExpiry(t *testing.T, open Open) {
 // does not exist is ErrNotFound for that one alone.
 func testOutboxConcurrentUpdates(t *testing.T, open Open) {
 	s := open(t)
-	subscribe(t, s, "a")
-	ingestGranted(t, s, "f1", "m1", 1)
-	evs, err := s.Outbox.Unfanned(ctx, 1)
-	if err != nil || len(evs) != 1 {
-		t.Fatalf("Unfanned = %+v, %v", evs, err)
-	}
 	const n = 40
-	fan := tenants.Fanned{Event: evs[0]}
 	for i := range n {
-		fan.Deliveries = append(fan.Deliveries, tenants.Delivery{EndpointID: fmt.Sprintf("e%02d", i), EventID: evs[0].ID, TenantID: "a",
-			Type: evs[0].Type, Payload: evs[0].Payload, CreatedAt: evs[0].Time, Status: tenants.DeliveryPending, NextAt: evs[0].Time})
+		must(t, s.Outbox.InsertEndpoint(ctx, endpoint("a", fmt.Sprintf("e%02d", i), tenants.EventTypes...)))
 	}
-	must(t, s.Outbox.Fan(ctx, []tenants.Fanned{fan}))
+	ingestGranted(t, s, "f1", "m1", 1)
+	if got := waiting(t, s); got != "[m1]" {
+		t.Fatalf("waiting = %s", got)
+	}
+	evID := "m1"
 	last := t0.Add(sec(3))
 	errs := make([]error, n+1)
 	var wg sync.WaitGroup
@@ -263,7 +306,7 @@ func testOutboxConcurrentUpdates(t *testing.T, open Open) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d := tenants.Delivery{EndpointID: fmt.Sprintf("e%02d", i), EventID: evs[0].ID, TenantID: "a", Status: tenants.DeliveryDelivered,
+			d := tenants.Delivery{EndpointID: fmt.Sprintf("e%02d", i), EventID: evID, TenantID: "a", Status: tenants.DeliveryDelivered,
 				Attempts: 1, NextAt: last, LastAt: &last, LastResult: fmt.Sprint(200 + i)}
 			if i == n {
 				d.EventID = "no-such-event"
