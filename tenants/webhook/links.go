@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -16,9 +17,15 @@ func ConfirmationRequested(rec tenants.Record, name tenants.ConsentName, confirm
 }
 
 // WithLinks returns ev with the confirmation and withdrawal URLs set in its data ("" leaves
-// one out); the id stays.
+// one out); the id stays. The links are the last fields of the payload's data object, so they
+// are appended there (withLinksAppended) instead of decoding and encoding the payload again:
+// that took two thirds of a submission's event cost.
 func WithLinks(ev tenants.OutboxEvent, confirmURL, withdrawURL string) tenants.OutboxEvent {
 	if confirmURL == "" && withdrawURL == "" {
+		return ev
+	}
+	if p, ok := withLinksAppended(ev.Payload, confirmURL, withdrawURL); ok {
+		ev.Payload = p
 		return ev
 	}
 	var p payload
@@ -29,6 +36,32 @@ func WithLinks(ev tenants.OutboxEvent, confirmURL, withdrawURL string) tenants.O
 	b, _ := json.Marshal(p)
 	ev.Payload = string(b)
 	return ev
+}
+
+// withLinksAppended writes the links into a payload as json.Marshal writes it: data is the
+// envelope's last field and the links data's last ones, so a payload without links ends with
+// data's "}" and the envelope's "}", and the links go just before them. A payload of another
+// shape (links already set) is not changed (false).
+func withLinksAppended(p, confirmURL, withdrawURL string) (string, bool) {
+	if !strings.HasSuffix(p, "}}") || strings.Contains(p, `"confirmationUrl":`) || strings.Contains(p, `"withdrawUrl":`) {
+		return "", false
+	}
+	b := make([]byte, 0, len(p)+len(confirmURL)+len(withdrawURL)+40)
+	b = append(b, p[:len(p)-2]...)
+	for _, l := range []struct{ key, url string }{{"confirmationUrl", confirmURL}, {"withdrawUrl", withdrawURL}} {
+		if l.url == "" {
+			continue
+		}
+		u, err := json.Marshal(l.url)
+		if err != nil {
+			return "", false
+		}
+		b = append(b, `,"`...)
+		b = append(b, l.key...)
+		b = append(b, `":`...)
+		b = append(b, u...)
+	}
+	return string(append(b, "}}"...)), true
 }
 
 // Confirmed is the consent.granted event of a confirmation of rec's consent name at now.

@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net"
 	"strings"
@@ -147,6 +148,45 @@ func BenchmarkGranted(b *testing.B) {
 	for b.Loop() {
 		if len(Granted(rec)) != 1 {
 			b.Fatal("no event")
+		}
+	}
+}
+
+// TestWithLinksAsEncoded: the links appended to a payload give the bytes that decoding it,
+// setting them and encoding it again give, for every event builder and links with characters
+// JSON escapes.
+func TestWithLinksAsEncoded(t *testing.T) {
+	now := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
+	deadline := now.AddDate(1, 0, 0)
+	rec := tenants.Record{ID: "t1:formSubmission:s<1>", TenantID: "t1", Kind: tenants.KindFormSubmission, PublicID: "s<1>&\"x\"",
+		FormID: "petition", CreatedAt: now}
+	rec.Consents.PrimaryPurpose = tenants.Consent{Status: tenants.StatusGranted, Deadline: &deadline}
+	rec.Consents.GeneralContactEmail = tenants.Consent{Status: tenants.StatusPending}
+	call := rec
+	call.Kind = tenants.KindPhoneCallTask
+	var all []tenants.OutboxEvent
+	all = append(all, Granted(rec)...)
+	all = append(all, Revoked("c1", now, []tenants.Record{rec, call})...)
+	all = append(all, Expired(now, rec, []string{string(tenants.ConsentPrimaryPurpose)})...)
+	all = append(all, Confirmed(now, rec, tenants.ConsentGeneralContactEmail))
+	links := [][2]string{{"", "https://forms.example.org/w/abc?x=1&y=<2>"}, {"https://forms.example.org/c/é\u2028", ""},
+		{"https://a.example/c", "https://a.example/w"}}
+	for _, ev := range all {
+		for _, l := range links {
+			var p payload
+			if err := json.Unmarshal([]byte(ev.Payload), &p); err != nil {
+				t.Fatal(err)
+			}
+			p.Data.ConfirmationURL, p.Data.WithdrawURL = l[0], l[1]
+			want, _ := json.Marshal(p)
+			got := WithLinks(ev, l[0], l[1])
+			if got.Payload != string(want) || got.ID != ev.ID {
+				t.Errorf("%s with %q:\n got %s\nwant %s", ev.Type, l, got.Payload, want)
+			}
+			if again := WithLinks(got, "https://b.example/c", ""); !strings.Contains(again.Payload, `"confirmationUrl":"https://b.example/c"`) ||
+				strings.Count(again.Payload, "confirmationUrl") != 1 {
+				t.Errorf("links set twice: %s", again.Payload)
+			}
 		}
 	}
 }
