@@ -5,8 +5,6 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/base64"
-	"fmt"
-	"log/slog"
 )
 
 // key16 is how a match key is stored: the first 16 bytes of the keyed hash (tenants.Hasher:
@@ -22,58 +20,16 @@ func key16(k string) []byte {
 	return h[:16]
 }
 
-// moveChunk is how many match keys one transaction of the move carries.
-var moveChunk = 20000
-
-// moveMatchKeys completes migration 00016: it moves the text match keys into the 16-byte table
-// in chunks (each chunk one transaction that inserts them there and deletes them here, so a
-// start stopped part-way goes on where it stopped), then drops the old table and renames the
-// new one, in one transaction. Nothing to do once the rename is done.
-func moveMatchKeys(ctx context.Context, db *sql.DB) error {
-	var n int
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'match_keys_b'`).Scan(&n); err != nil || n == 0 {
-		return err
-	}
-	var total int64
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM match_keys`).Scan(&total); err != nil {
-		return fmt.Errorf("move match keys: %w", err)
-	}
-	if total > 0 {
-		slog.Info("moving match keys to 16-byte keys (migration 00016)", "keys", total)
-	}
-	var moved int64
-	for {
-		k, err := moveOneChunk(ctx, db)
-		if err != nil {
-			return fmt.Errorf("move match keys: %w", err)
-		}
-		if k == 0 {
-			break
-		}
-		moved += int64(k)
-		slog.Info("moving match keys", "moved", moved, "of", total)
-	}
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("move match keys: %w", err)
-	}
-	defer tx.Rollback()
-	for _, q := range []string{`DROP TABLE match_keys`, `ALTER TABLE match_keys_b RENAME TO match_keys`} {
-		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("move match keys: %w", err)
-		}
-	}
-	return tx.Commit()
+// matchKeysMove completes migration 00016: the text match keys into the 16-byte table.
+var matchKeysMove = tableMove{what: "match keys", migration: "00016", to: "match_keys_b",
+	left:   `SELECT count(*) FROM match_keys`,
+	chunk:  moveMatchKeys,
+	finish: []string{`DROP TABLE match_keys`, `ALTER TABLE match_keys_b RENAME TO match_keys`},
 }
 
-// moveOneChunk moves up to moveChunk keys and returns how many it moved.
-func moveOneChunk(ctx context.Context, db *sql.DB) (int, error) {
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT tenant_id, key, rid FROM match_keys ORDER BY tenant_id, key, rid LIMIT ?`, moveChunk)
+// moveMatchKeys moves up to n keys in tx and returns how many it moved.
+func moveMatchKeys(ctx context.Context, tx *sql.Tx, n int) (int, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT tenant_id, key, rid FROM match_keys ORDER BY tenant_id, key, rid LIMIT ?`, n)
 	if err != nil {
 		return 0, err
 	}
@@ -105,8 +61,6 @@ func moveOneChunk(ctx context.Context, db *sql.DB) (int, error) {
 		}
 	}
 	last := chunk[len(chunk)-1]
-	if _, err := tx.ExecContext(ctx, `DELETE FROM match_keys WHERE (tenant_id, key, rid) <= (?, ?, ?)`, last.tenant, last.key, last.rid); err != nil {
-		return 0, err
-	}
-	return len(chunk), tx.Commit()
+	_, err = tx.ExecContext(ctx, `DELETE FROM match_keys WHERE (tenant_id, key, rid) <= (?, ?, ?)`, last.tenant, last.key, last.rid)
+	return len(chunk), err
 }

@@ -60,7 +60,7 @@ func TestMatchKeysMoveTo16Bytes(t *testing.T) {
 	// A start stopped after one chunk.
 	defer func(n int) { moveChunk = n }(moveChunk)
 	moveChunk = 2
-	if n, err := moveOneChunk(ctx, db); err != nil || n != 2 {
+	if n, err := matchKeysMove.oneChunk(ctx, db); err != nil || n != 2 {
 		t.Fatalf("first chunk: %d, %v", n, err)
 	}
 	db.Close()

@@ -215,9 +215,11 @@ func (s *Store) openWriter(ctx context.Context) error {
 		_ = s.w.Close()
 		return err
 	}
-	if err := moveMatchKeys(ctx, s.w); err != nil {
-		_ = s.w.Close()
-		return err
+	for _, m := range []tableMove{matchKeysMove, deliveriesMove} {
+		if err := m.run(ctx, s.w); err != nil {
+			_ = s.w.Close()
+			return err
+		}
 	}
 	return nil
 }
