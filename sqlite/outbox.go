@@ -15,39 +15,53 @@ type Outbox struct{ s *Store }
 
 var _ tenants.OutboxRepo = (*Outbox)(nil)
 
-// insertOutbox creates, in tx, the deliveries of events to their tenants' endpoints
-// (OutboxEvent.DeliveriesTo), reading each tenant's endpoints once: the fan-out happens with
-// the change, so no outbox row is written, read back, fanned out and deleted in a transaction
-// of its own. A delivery that exists (an event written again) is kept. The outbox table holds
-// only what an older version left there; the dispatcher fans that out as before.
+// insertOutbox creates, in tx, the deliveries of events to their tenants' endpoints (fanOut),
+// one statement each (a change has few events; the writer's batches insert theirs in
+// multi-row statements).
 func insertOutbox(ctx context.Context, tx cachedQuerier, events []tenants.OutboxEvent) error {
-	if len(events) == 0 {
-		return nil
+	ds, err := fanOut(ctx, tx, events)
+	if err != nil {
+		return err
 	}
-	byTenant := map[string][]tenants.Endpoint{}
-	for _, ev := range events {
-		eps, ok := byTenant[ev.TenantID]
-		if !ok {
-			var err error
-			if eps, err = queryAll(ctx, tx, "list webhook endpoints", scanEndpoint, listEndpoints, ev.TenantID); err != nil {
-				return err
-			}
-			byTenant[ev.TenantID] = eps
-		}
-		for _, d := range ev.DeliveriesTo(eps) {
-			if err := execDelivery(ctx, tx, d); err != nil {
-				return err
-			}
+	for _, d := range ds {
+		if err := execDelivery(ctx, tx, d); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
+// fanOut returns the deliveries of events to their tenants' endpoints
+// (OutboxEvent.DeliveriesTo), reading each tenant's endpoints once in q: the fan-out happens in
+// the change's transaction, so no outbox row is written, read back, fanned out and deleted in
+// a transaction of its own. The outbox table holds only what an older version left there; the
+// dispatcher fans that out as before.
+func fanOut(ctx context.Context, q cachedQuerier, events []tenants.OutboxEvent) ([]tenants.Delivery, error) {
+	var out []tenants.Delivery
+	byTenant := map[string][]tenants.Endpoint{}
+	for _, ev := range events {
+		eps, ok := byTenant[ev.TenantID]
+		if !ok {
+			var err error
+			if eps, err = queryAll(ctx, q, "list webhook endpoints", scanEndpoint, listEndpoints, ev.TenantID); err != nil {
+				return nil, err
+			}
+			byTenant[ev.TenantID] = eps
+		}
+		out = append(out, ev.DeliveriesTo(eps)...)
+	}
+	return out, nil
+}
+
 // execDelivery inserts d unless its endpoint has it.
 func execDelivery(ctx context.Context, q cachedQuerier, d tenants.Delivery) error {
-	_, err := q.ExecContext(ctx, insertDelivery, d.TenantID, d.EndpointID, d.EventID, d.Type, d.Payload,
-		ms(d.CreatedAt), d.Status, d.Attempts, ms(d.NextAt), msPtr(d.LastAt), d.LastResult)
+	_, err := q.ExecContext(ctx, insertDelivery, deliveryRow(d)...)
 	return translate("insert webhook delivery", err)
+}
+
+// deliveryRow is d's values in the order of deliveryCols.
+func deliveryRow(d tenants.Delivery) []any {
+	return []any{d.TenantID, d.EndpointID, d.EventID, d.Type, d.Payload, ms(d.CreatedAt), d.Status, d.Attempts, ms(d.NextAt), msPtr(d.LastAt), d.LastResult}
 }
 
 // ingestionEvents returns the events of the ingestions that stored their record.
@@ -139,9 +153,13 @@ func (r *Outbox) Fan(ctx context.Context, fanned []tenants.Fanned) error {
 	})
 }
 
-const insertDelivery = `INSERT INTO webhook_deliveries (tenant_id, endpoint_id, event_id, type, payload,
-	created_at, status, attempts, next_at, last_at, last_result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-	ON CONFLICT DO NOTHING`
+// insertDelivery inserts one delivery, insertDeliveriesHead with deliveriesTail many; one that
+// exists is kept.
+const (
+	insertDeliveriesHead = `INSERT INTO webhook_deliveries (` + deliveryCols + `) VALUES `
+	deliveriesTail       = ` ON CONFLICT DO NOTHING`
+	insertDelivery       = insertDeliveriesHead + `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)` + deliveriesTail
+)
 
 const deliveryCols = `tenant_id, endpoint_id, event_id, type, payload, created_at, status, attempts, next_at, last_at, last_result`
 

@@ -158,7 +158,15 @@ func (w *Writer) writeBatch(ctx context.Context, conn *sql.Conn, jobs []*ingestJ
 		_ = tx.Rollback()
 		return err
 	}
-	if err := insertOutbox(ctx, st.q, ingestionEvents(jobs)); err != nil {
+	ds, err := fanOut(ctx, st.q, ingestionEvents(jobs))
+	if err == nil {
+		rows := make([][]any, len(ds))
+		for i, d := range ds {
+			rows[i] = deliveryRow(d)
+		}
+		err = translate("insert webhook delivery", w.eachChunk(ctx, tx, insertDeliveriesHead, deliveriesTail, rows, nil))
+	}
+	if err != nil {
 		_ = tx.Rollback()
 		return err
 	}
