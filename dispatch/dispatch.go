@@ -56,6 +56,11 @@ func (c Config) withDefaults() Config {
 // the deliveries of other tenants.
 const (
 	batch = 100
+	// queueCap bounds the deliveries queued for one endpoint, maxQueued for all (queued);
+	// maxRead bounds one read of the due deliveries.
+	queueCap  = batch
+	maxQueued = 10 * batch
+	maxRead   = 20 * batch
 	// fanBatches bounds the fan-out of one pass: 50 batches a second is far more than intake
 	// can produce.
 	fanBatches = 50
@@ -92,6 +97,20 @@ type Dispatcher struct {
 	// outcome overwritten by the stale copy.
 	finished map[string]uint64
 	reads    uint64
+	// queued holds, per endpoint, due deliveries read while its attempts were all in flight:
+	// the goroutine of an attempt that ends takes the next one, so an endpoint that answers
+	// quickly gets its backlog at the pace it answers, not one read of the due deliveries per
+	// poll. They count as busy; at most queueCap per endpoint and maxQueued in all.
+	queued  map[string][]tenants.Delivery
+	nQueued int
+	// more says the last pass left due deliveries it did not start or queue: the attempt that
+	// empties its endpoint's queue then kicks a pass at once, instead of leaving them to the
+	// next poll. skipped is how many the last pass left because their endpoint's queue was
+	// full: the next read reaches that much further, so that they do not hide the deliveries
+	// due after them.
+	more    bool
+	skipped int
+	kick    chan struct{}
 
 	// Held, when set, says whether this instance holds the dispatch lease: a pass runs only
 	// then, so that instances sharing a database do not send the same deliveries at once.
@@ -107,7 +126,8 @@ func NewDispatcher(repo tenants.OutboxRepo, cfg Config, log *slog.Logger, now fu
 		// A redirect could lead anywhere: it counts as a failed attempt.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	return &Dispatcher{repo: repo, cfg: cfg, client: client, log: log, now: now,
-		inflight: map[string]int{}, busy: map[string]bool{}, finished: map[string]uint64{}, slots: make(chan struct{}, parallel)}
+		inflight: map[string]int{}, busy: map[string]bool{}, finished: map[string]uint64{}, slots: make(chan struct{}, parallel),
+		queued: map[string][]tenants.Delivery{}, kick: make(chan struct{}, 1)}
 }
 
 // Run polls the outbox until ctx ends, then waits for the attempts in flight (each bounded by
@@ -126,6 +146,7 @@ func (d *Dispatcher) Run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		case <-d.kick:
 		}
 	}
 }
@@ -157,21 +178,44 @@ func (d *Dispatcher) pass(ctx context.Context) error {
 		}
 		d.pruned = now
 	}
-	read := d.beginRead()
-	due, err := d.repo.Due(ctx, d.now(), batch)
+	// The read reaches past the deliveries this server is already at (in flight or queued,
+	// still pending in the store, so they come first) and past those the last pass left.
+	read, busy, skipped := d.beginRead()
+	limit := min(batch+busy+skipped, maxRead)
+	due, err := d.repo.Due(ctx, d.now(), limit)
 	if err != nil {
 		return err
 	}
+	full := len(due) >= limit
+	skipped, bumped := 0, 0
+	defer func() {
+		d.mu.Lock()
+		d.more, d.skipped = full || skipped > 0, skipped
+		// With nothing in flight, no attempt's end will kick the next pass.
+		kick := d.more && len(d.busy) == 0
+		d.mu.Unlock()
+		if kick {
+			d.kickPass()
+		}
+	}()
 	for _, dl := range due {
 		switch d.start(ctx, dl, read) {
 		case endpointFull:
-			// Its endpoint is busy with earlier attempts: the delivery waits a timeout's
-			// length out of the due set, so that other endpoints' deliveries are read.
+			// Its endpoint has attempts in flight and a full queue. It stays due for the
+			// next pass, whose read reaches further; only once the widest read is full of
+			// such deliveries, the oldest batch of them waits a timeout's length out of the
+			// due set, so that other endpoints' deliveries are read.
+			if limit < maxRead || !full || bumped >= batch {
+				skipped++
+				continue
+			}
+			bumped++
 			dl.NextAt = d.now().Add(d.cfg.Timeout)
 			if err := d.repo.Update(ctx, dl); err != nil {
 				return err
 			}
 		case allFull:
+			full = true
 			return nil
 		}
 	}
@@ -182,14 +226,17 @@ type started int
 
 const (
 	startedNow   started = iota
-	alreadyBusy          // this delivery is being attempted
-	endpointFull         // its endpoint has PerEndpoint attempts in flight
+	queuedNow            // its endpoint has PerEndpoint attempts in flight: one of them takes it next
+	alreadyBusy          // this delivery is being attempted, or queued
+	endpointFull         // its endpoint has PerEndpoint attempts in flight and a full queue
 	allFull              // parallel attempts are in flight
 )
 
-// beginRead numbers a read of the due deliveries. The attempts that ended before the read
-// before it no longer matter to any read (passes run one after another) and are forgotten.
-func (d *Dispatcher) beginRead() uint64 {
+// beginRead numbers a read of the due deliveries and says how many deliveries are busy (in
+// flight or queued) as it begins, and how many the last pass skipped. The attempts that ended
+// before the read before it no longer matter to any read (passes run one after another) and
+// are forgotten.
+func (d *Dispatcher) beginRead() (read uint64, busy, skipped int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.reads++
@@ -198,7 +245,7 @@ func (d *Dispatcher) beginRead() uint64 {
 			delete(d.finished, key)
 		}
 	}
-	return d.reads
+	return d.reads, len(d.busy), d.skipped
 }
 
 // start begins an attempt at dl, as the due deliveries' read numbered read showed it, in a
@@ -213,6 +260,11 @@ func (d *Dispatcher) start(ctx context.Context, dl tenants.Delivery, read uint64
 	switch {
 	case d.busy[key]:
 		return alreadyBusy
+	case d.inflight[ep] >= d.cfg.PerEndpoint && len(d.queued[ep]) < queueCap && d.nQueued < maxQueued:
+		d.queued[ep] = append(d.queued[ep], dl)
+		d.nQueued++
+		d.busy[key] = true
+		return queuedNow
 	case d.inflight[ep] >= d.cfg.PerEndpoint:
 		return endpointFull
 	}
@@ -224,21 +276,69 @@ func (d *Dispatcher) start(ctx context.Context, dl tenants.Delivery, read uint64
 	d.busy[key] = true
 	d.inflight[ep]++
 	d.running.Add(1)
-	go func() {
-		defer d.running.Done()
-		if err := d.attempt(ctx, dl); err != nil && ctx.Err() == nil {
-			d.log.Error("webhook delivery", "endpoint", dl.EndpointID, "event", dl.EventID, "err", err)
-		}
+	go d.work(ctx, ep, dl)
+	return startedNow
+}
+
+// work makes the attempt at dl, then one at each delivery queued for its endpoint ep, in
+// turn, while this server dispatches; what is still queued when it stops stays pending in the
+// store for a later read. The last attempt of a queue kicks a pass if the last one left due
+// deliveries behind.
+func (d *Dispatcher) work(ctx context.Context, ep string, dl tenants.Delivery) {
+	defer d.running.Done()
+	defer func() { <-d.slots }()
+	for {
+		d.running.Add(1)
+		go d.store(ctx, dl, d.attempt(ctx, dl))
+		on := ctx.Err() == nil && (d.Held == nil || d.Held())
 		d.mu.Lock()
-		delete(d.busy, key)
-		d.finished[key] = d.reads
+		q := d.queued[ep]
+		if on && len(q) > 0 {
+			dl = q[0]
+			if d.queued[ep] = q[1:]; len(q) == 1 {
+				delete(d.queued, ep)
+			}
+			d.nQueued--
+			d.mu.Unlock()
+			continue
+		}
+		for _, left := range q {
+			delete(d.busy, left.EndpointID+"/"+left.EventID)
+		}
+		d.nQueued -= len(q)
+		delete(d.queued, ep)
 		if d.inflight[ep]--; d.inflight[ep] <= 0 {
 			delete(d.inflight, ep)
 		}
+		more := d.more
 		d.mu.Unlock()
-		<-d.slots
-	}()
-	return startedNow
+		if more && on {
+			d.kickPass()
+		}
+		return
+	}
+}
+
+// store stores an attempt's outcome; the delivery stays busy until it is stored, so that no
+// read of the due deliveries takes it up again meanwhile.
+func (d *Dispatcher) store(ctx context.Context, dl tenants.Delivery, store func() error) {
+	defer d.running.Done()
+	if err := store(); err != nil && ctx.Err() == nil {
+		d.log.Error("webhook delivery", "endpoint", dl.EndpointID, "event", dl.EventID, "err", err)
+	}
+	key := dl.EndpointID + "/" + dl.EventID
+	d.mu.Lock()
+	delete(d.busy, key)
+	d.finished[key] = d.reads
+	d.mu.Unlock()
+}
+
+// kickPass has Run start its next pass at once.
+func (d *Dispatcher) kickPass() {
+	select {
+	case d.kick <- struct{}{}:
+	default:
+	}
 }
 
 // fan creates the deliveries of up to batch waiting events, in one write: one per endpoint of
@@ -267,34 +367,37 @@ func (d *Dispatcher) fan(ctx context.Context) (int, error) {
 	return len(fanned), d.repo.Fan(ctx, fanned)
 }
 
-// attempt sends dl once and stores the outcome.
-func (d *Dispatcher) attempt(ctx context.Context, dl tenants.Delivery) error {
+// attempt sends dl once and returns what stores the outcome: the endpoint's next attempt
+// need not wait for that write.
+func (d *Dispatcher) attempt(ctx context.Context, dl tenants.Delivery) (store func() error) {
 	ep, err := d.repo.Endpoint(ctx, dl.TenantID, dl.EndpointID)
 	now := d.now()
 	switch {
 	case errors.Is(err, tenants.ErrNotFound):
-		return d.finish(ctx, dl, tenants.DeliveryFailed, "endpoint deleted", now)
+		return func() error { return d.finish(ctx, dl, tenants.DeliveryFailed, "endpoint deleted", now) }
 	case err != nil:
-		return err
+		return func() error { return err }
 	case ep.FailingSince != nil:
-		return d.finish(ctx, dl, tenants.DeliveryFailed, "endpoint disabled", now)
+		return func() error { return d.finish(ctx, dl, tenants.DeliveryFailed, "endpoint disabled", now) }
 	}
 	result, ok := d.send(ctx, ep, dl)
 	now = d.now()
 	if ok {
-		return d.finish(ctx, dl, tenants.DeliveryDelivered, result, now)
+		return func() error { return d.finish(ctx, dl, tenants.DeliveryDelivered, result, now) }
 	}
 	dl.Attempts++
 	if now.Sub(dl.CreatedAt) >= d.cfg.Window {
-		if err := d.finish(ctx, dl, tenants.DeliveryFailed, result, now); err != nil {
-			return err
+		return func() error {
+			if err := d.finish(ctx, dl, tenants.DeliveryFailed, result, now); err != nil {
+				return err
+			}
+			d.log.Warn("webhook endpoint disabled", "tenant", dl.TenantID, "endpoint", dl.EndpointID)
+			return d.repo.SetFailing(ctx, dl.TenantID, dl.EndpointID, &now)
 		}
-		d.log.Warn("webhook endpoint disabled", "tenant", dl.TenantID, "endpoint", dl.EndpointID)
-		return d.repo.SetFailing(ctx, dl.TenantID, dl.EndpointID, &now)
 	}
 	dl.NextAt = now.Add(d.delay(dl.Attempts))
 	dl.LastAt, dl.LastResult = &now, result
-	return d.repo.Update(ctx, dl)
+	return func() error { return d.repo.Update(ctx, dl) }
 }
 
 func (d *Dispatcher) finish(ctx context.Context, dl tenants.Delivery, status, result string, now time.Time) error {

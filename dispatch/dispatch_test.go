@@ -4,11 +4,16 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"sort"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
 // memOutbox is an outbox in memory that counts its fan-out commits; it has no due deliveries,
@@ -148,5 +153,150 @@ func TestStaleDueReadStartsNothingTwice(t *testing.T) {
 	d.running.Wait()
 	if m.attempts != 1 || len(m.updates) != 1 {
 		t.Errorf("%d attempts, %d outcomes stored; want 1 and 1", m.attempts, len(m.updates))
+	}
+}
+
+// memDeliveries holds due deliveries to a few endpoints and the outcomes stored for them.
+type memDeliveries struct {
+	tenants.OutboxRepo
+	eps        map[string]tenants.Endpoint
+	mu         sync.Mutex
+	pending    map[string]tenants.Delivery // by endpoint/event
+	order      []string
+	delivered  map[string]int // per endpoint
+	postponed  int            // outcomes that only moved a delivery later
+	dueReads   int
+	widestRead int
+}
+
+func newMemDeliveries() *memDeliveries {
+	return &memDeliveries{eps: map[string]tenants.Endpoint{}, pending: map[string]tenants.Delivery{}, delivered: map[string]int{}}
+}
+
+// add registers an endpoint at url with n deliveries due at due.
+func (m *memDeliveries) add(ep, url string, n int, due time.Time) {
+	m.eps[ep] = tenants.Endpoint{ID: ep, TenantID: "t-" + ep, URL: url, Events: tenants.EventTypes, Secret: "whsec_c2VjcmV0", CreatedAt: due.Add(-time.Hour)}
+	for i := range n {
+		dl := tenants.Delivery{EndpointID: ep, EventID: fmt.Sprintf("msg_%s_%04d", ep, i), TenantID: "t-" + ep, Type: tenants.EventTypeConsentGranted,
+			Payload: "{}", CreatedAt: due, Status: tenants.DeliveryPending, NextAt: due}
+		m.pending[ep+"/"+dl.EventID] = dl
+		m.order = append(m.order, ep+"/"+dl.EventID)
+	}
+}
+
+func (m *memDeliveries) Unfanned(context.Context, int) ([]tenants.OutboxEvent, error) { return nil, nil }
+
+func (m *memDeliveries) PruneDeliveries(context.Context, time.Time) (int64, error) { return 0, nil }
+
+func (m *memDeliveries) Endpoint(_ context.Context, _, id string) (tenants.Endpoint, error) { return m.eps[id], nil }
+
+// Due returns the pending deliveries due at now, by NextAt and then as added.
+func (m *memDeliveries) Due(_ context.Context, now time.Time, limit int) ([]tenants.Delivery, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.dueReads++
+	m.widestRead = max(m.widestRead, limit)
+	var out []tenants.Delivery
+	for _, k := range m.order {
+		if dl, ok := m.pending[k]; ok && !dl.NextAt.After(now) {
+			out = append(out, dl)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].NextAt.Before(out[j].NextAt) })
+	return out[:min(limit, len(out))], nil
+}
+
+func (m *memDeliveries) Update(_ context.Context, dl tenants.Delivery) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch k := dl.EndpointID + "/" + dl.EventID; {
+	case dl.Status == tenants.DeliveryDelivered:
+		delete(m.pending, k)
+		m.delivered[dl.EndpointID]++
+	case dl.Attempts == 0:
+		m.postponed++
+		m.pending[k] = dl
+	default:
+		m.pending[k] = dl
+	}
+	return nil
+}
+
+func (m *memDeliveries) deliveredTo(ep string) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.delivered[ep]
+}
+
+// await waits for cond, failing the test after a minute: a bound for a stuck dispatcher, not
+// a measure of its speed.
+func await(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not after a minute", what)
+		}
+	}
+}
+
+func runDispatcher(t *testing.T, m *memDeliveries, interval time.Duration) {
+	t.Helper()
+	d := NewDispatcher(m, Config{Policy: webhook.Policy{AllowInsecure: true}, Interval: interval, Timeout: time.Minute},
+		slog.New(slog.DiscardHandler), time.Now)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { d.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+}
+
+// TestBacklogDrainsWithoutPolls: a backlog of due deliveries to an endpoint that answers at
+// once is delivered at the pace it answers, not a read of 100 per poll, and none of it is
+// postponed for waiting behind the endpoint's two attempts in flight. The poll interval here is
+// an hour: only the first pass is a poll.
+func TestBacklogDrainsWithoutPolls(t *testing.T) {
+	var received atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		received.Add(1)
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	const n = 1000
+	m := newMemDeliveries()
+	m.add("we_1", srv.URL, n, time.Now().Add(-time.Minute))
+	runDispatcher(t, m, time.Hour)
+	await(t, "the backlog delivered", func() bool { return m.deliveredTo("we_1") == n })
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if received.Load() != n || m.postponed != 0 {
+		t.Errorf("the endpoint received %d of %d; %d deliveries postponed behind the endpoint's attempts", received.Load(), n, m.postponed)
+	}
+	if m.widestRead > maxRead {
+		t.Errorf("a read of %d due deliveries", m.widestRead)
+	}
+}
+
+// TestSlowEndpointBacklogHidesNothing: an endpoint that holds its attempts open, with more
+// due deliveries than its queue takes, does not keep another endpoint's newer delivery from
+// being sent.
+func TestSlowEndpointBacklogHidesNothing(t *testing.T) {
+	release := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer slow.Close()
+	defer close(release)
+	fast := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) }))
+	defer fast.Close()
+	m := newMemDeliveries()
+	now := time.Now()
+	m.add("slow", slow.URL, 3*maxRead, now.Add(-time.Hour))
+	m.add("fast", fast.URL, 1, now.Add(-time.Minute))
+	runDispatcher(t, m, 10*time.Millisecond)
+	await(t, "the other endpoint's delivery", func() bool { return m.deliveredTo("fast") == 1 })
+	if m.deliveredTo("slow") != 0 {
+		t.Error("the slow endpoint answered")
 	}
 }
