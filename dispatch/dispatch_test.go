@@ -184,11 +184,15 @@ func (m *memDeliveries) add(ep, url string, n int, due time.Time) {
 	}
 }
 
-func (m *memDeliveries) Unfanned(context.Context, int) ([]tenants.OutboxEvent, error) { return nil, nil }
+func (m *memDeliveries) Unfanned(context.Context, int) ([]tenants.OutboxEvent, error) {
+	return nil, nil
+}
 
 func (m *memDeliveries) PruneDeliveries(context.Context, time.Time) (int64, error) { return 0, nil }
 
-func (m *memDeliveries) Endpoint(_ context.Context, _, id string) (tenants.Endpoint, error) { return m.eps[id], nil }
+func (m *memDeliveries) Endpoint(_ context.Context, _, id string) (tenants.Endpoint, error) {
+	return m.eps[id], nil
+}
 
 // Due returns the pending deliveries due at now, by NextAt and then as added.
 func (m *memDeliveries) Due(_ context.Context, now time.Time, limit int) ([]tenants.Delivery, error) {
