@@ -57,19 +57,7 @@ func TestMatchKeysMoveTo16Bytes(t *testing.T) {
 			}
 		}
 	}
-	// A start stopped after one chunk.
-	defer func(n int) { moveChunk = n }(moveChunk)
-	moveChunk = 2
-	if n, err := matchKeysMove.oneChunk(ctx, db); err != nil || n != 2 {
-		t.Fatalf("first chunk: %d, %v", n, err)
-	}
-	db.Close()
-
-	s, err = Open(ctx, Config{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close(ctx)
+	s = openAfterOneChunk(t, db, matchKeysMove, dir)
 	for k, want := range map[string]int{hash: 1, "k-short": 2, "k-other": 2} {
 		found, err := s.Records.Find(ctx, "a", []string{k})
 		if err != nil || len(found) != want {

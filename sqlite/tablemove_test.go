@@ -51,19 +51,7 @@ func TestDeliveriesMoveToRowidTable(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// A start stopped after one chunk.
-	defer func(n int) { moveChunk = n }(moveChunk)
-	moveChunk = 2
-	if n, err := deliveriesMove.oneChunk(ctx, db); err != nil || n != 2 {
-		t.Fatalf("first chunk: %d, %v", n, err)
-	}
-	db.Close()
-
-	s, err = Open(ctx, Config{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close(ctx)
+	s = openAfterOneChunk(t, db, deliveriesMove, dir)
 	log, err := s.Outbox.Deliveries(ctx, "a", "e1", 10)
 	if err != nil || len(log) != 3 || log[0].EventID != "msg_2" || log[2].Payload != `{"n":0}` || log[1].Status != "delivered" {
 		t.Fatalf("log after the move = %+v, %v", log, err)
@@ -97,4 +85,23 @@ func TestDeliveriesMoveToRowidTable(t *testing.T) {
 	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE name = 'webhook_deliveries_r'`).Scan(&n); err != nil || n != 0 {
 		t.Errorf("webhook_deliveries_r still there (%d, %v)", n, err)
 	}
+}
+
+// openAfterOneChunk moves one chunk of two rows of m on db (a start stopped part-way), closes
+// db and opens the store in dir, which completes the move; the test closes it at its end.
+func openAfterOneChunk(t *testing.T, db *sql.DB, m tableMove, dir string) *Store {
+	t.Helper()
+	ctx := context.Background()
+	defer func(n int) { moveChunk = n }(moveChunk)
+	moveChunk = 2
+	if n, err := m.oneChunk(ctx, db); err != nil || n != 2 {
+		t.Fatalf("first chunk: %d, %v", n, err)
+	}
+	db.Close()
+	s, err := Open(ctx, Config{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(ctx) })
+	return s
 }
