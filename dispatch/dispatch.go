@@ -100,14 +100,18 @@ type Dispatcher struct {
 	// poll. They count as busy; at most queueCap per endpoint and maxQueued in all.
 	queued  map[string][]tenants.Delivery
 	nQueued int
-	// more says the last pass left due deliveries it did not start or queue: the attempt that
-	// empties its endpoint's queue then kicks a pass at once, instead of leaving them to the
-	// next poll. skipped is how many the last pass left because their endpoint's queue was
-	// full: the next read reaches that much further, so that they do not hide the deliveries
-	// due after them.
+	// more says the last pass left due deliveries it did not start or queue: the endpoint
+	// whose busy deliveries are all done then kicks a pass at once (busyOf), instead of
+	// leaving them to the next poll. skipped is how many the last pass left because their
+	// endpoint's queue was full: the next read reaches that much further, so that they do not
+	// hide the deliveries due after them.
 	more    bool
 	skipped int
 	kick    chan struct{}
+	// busyOf counts the busy deliveries per endpoint: the one whose count drops to 0 kicks the
+	// next pass (when the last left due deliveries), once its outcomes are stored, so that the
+	// read does not take them up again only to skip them.
+	busyOf map[string]int
 
 	// Held, when set, says whether this instance holds the dispatch lease: a pass runs only
 	// then, so that instances sharing a database do not send the same deliveries at once.
@@ -124,7 +128,7 @@ func NewDispatcher(repo tenants.OutboxRepo, cfg Config, log *slog.Logger, now fu
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	return &Dispatcher{repo: repo, cfg: cfg, client: client, log: log, now: now,
 		inflight: map[string]int{}, busy: map[string]bool{}, finished: map[string]uint64{}, slots: make(chan struct{}, parallel),
-		queued: map[string][]tenants.Delivery{}, kick: make(chan struct{}, 1)}
+		queued: map[string][]tenants.Delivery{}, kick: make(chan struct{}, 1), busyOf: map[string]int{}}
 }
 
 // Run polls the outbox until ctx ends, then waits for the attempts in flight (each bounded by
@@ -261,6 +265,7 @@ func (d *Dispatcher) start(ctx context.Context, dl tenants.Delivery, read uint64
 		d.queued[ep] = append(d.queued[ep], dl)
 		d.nQueued++
 		d.busy[key] = true
+		d.busyOf[ep]++
 		return queuedNow
 	case d.inflight[ep] >= d.cfg.PerEndpoint:
 		return endpointFull
@@ -271,6 +276,7 @@ func (d *Dispatcher) start(ctx context.Context, dl tenants.Delivery, read uint64
 		return allFull
 	}
 	d.busy[key] = true
+	d.busyOf[ep]++
 	d.inflight[ep]++
 	d.running.Add(1)
 	go d.work(ctx, ep, dl)
@@ -279,14 +285,13 @@ func (d *Dispatcher) start(ctx context.Context, dl tenants.Delivery, read uint64
 
 // work makes the attempt at dl, then one at each delivery queued for its endpoint ep, in
 // turn, while this server dispatches; what is still queued when it stops stays pending in the
-// store for a later read. The last attempt of a queue kicks a pass if the last one left due
-// deliveries behind.
+// store for a later read.
 func (d *Dispatcher) work(ctx context.Context, ep string, dl tenants.Delivery) {
 	defer d.running.Done()
 	defer func() { <-d.slots }()
 	for {
 		d.running.Add(1)
-		go d.store(ctx, dl, d.attempt(ctx, dl))
+		go d.store(ctx, ep, dl, d.attempt(ctx, dl))
 		on := ctx.Err() == nil && (d.Held == nil || d.Held())
 		d.mu.Lock()
 		q := d.queued[ep]
@@ -300,34 +305,47 @@ func (d *Dispatcher) work(ctx context.Context, ep string, dl tenants.Delivery) {
 			continue
 		}
 		for _, left := range q {
-			delete(d.busy, left.EndpointID+"/"+left.EventID)
+			d.release(ep, left.EndpointID+"/"+left.EventID)
 		}
 		d.nQueued -= len(q)
 		delete(d.queued, ep)
 		if d.inflight[ep]--; d.inflight[ep] <= 0 {
 			delete(d.inflight, ep)
 		}
-		more := d.more
 		d.mu.Unlock()
-		if more && on {
-			d.kickPass()
-		}
 		return
 	}
 }
 
+// release ends a delivery's busy time (d.mu held) and reports whether its endpoint ep has
+// none busy left.
+func (d *Dispatcher) release(ep, key string) bool {
+	delete(d.busy, key)
+	if d.busyOf[ep]--; d.busyOf[ep] > 0 {
+		return false
+	}
+	delete(d.busyOf, ep)
+	return true
+}
+
 // store stores an attempt's outcome; the delivery stays busy until it is stored, so that no
-// read of the due deliveries takes it up again meanwhile.
-func (d *Dispatcher) store(ctx context.Context, dl tenants.Delivery, store func() error) {
+// read of the due deliveries takes it up again meanwhile. The last outcome of an endpoint's
+// busy deliveries kicks the next pass if the last one left due deliveries behind.
+func (d *Dispatcher) store(ctx context.Context, ep string, dl tenants.Delivery, store func() error) {
 	defer d.running.Done()
 	if err := store(); err != nil && ctx.Err() == nil {
 		d.log.Error("webhook delivery", "endpoint", dl.EndpointID, "event", dl.EventID, "err", err)
 	}
+	on := ctx.Err() == nil && (d.Held == nil || d.Held())
 	key := dl.EndpointID + "/" + dl.EventID
 	d.mu.Lock()
-	delete(d.busy, key)
+	idle := d.release(ep, key)
 	d.finished[key] = d.reads
+	kick := idle && d.more && on
 	d.mu.Unlock()
+	if kick {
+		d.kickPass()
+	}
 }
 
 // kickPass has Run start its next pass at once.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/consentforms/consentforms/dispatch"
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/cache"
 	"github.com/consentforms/consentforms/tenants/jobs"
 	"github.com/consentforms/consentforms/tenants/ops"
 )
@@ -64,7 +65,7 @@ func serverJobs(ctx context.Context, cfg Config, store tenants.Stores, svc *ops.
 			return do(ctx)
 		}
 	}
-	dispatcher := dispatch.NewDispatcher(store.Outbox, cfg.Webhooks, log, time.Now)
+	dispatcher := dispatch.NewDispatcher(cache.NewOutbox(store.Outbox), cfg.Webhooks, log, time.Now)
 	dispatcher.Held = leases[jobDispatch].Held
 	js := []jobs.Job{
 		jobs.Every("expiry job", expiryEvery, true, held(jobExpiry, func(ctx context.Context) error {
