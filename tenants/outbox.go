@@ -59,10 +59,11 @@ func (e Endpoint) Wants(typ string) bool {
 func (e Endpoint) Live() bool { return e.FailingSince == nil }
 
 // WantedEvents keeps the events that some live endpoint of their tenant wants, reading each
-// tenant's endpoints once through endpoints. The stores apply it where they write the outbox,
-// in the change's own transaction on SQLite, so an event nobody subscribed to costs one lookup
-// of the tenant's endpoints instead of an outbox row and a fan-out that would drop it. The
-// fan-out checks the same rule again when it creates deliveries.
+// tenant's endpoints once through endpoints. A store that writes an outbox applies it there
+// (MongoDB), so an event nobody subscribed to costs one lookup of the tenant's endpoints
+// instead of an outbox entry and a fan-out that would drop it; the fan-out checks the same rule
+// again when it creates deliveries. A store that fans out at write (SQLite) needs no filter
+// first: OutboxEvent.DeliveriesTo creates no delivery for such an event.
 func WantedEvents(events []OutboxEvent, endpoints func(tenantID string) ([]Endpoint, error)) ([]OutboxEvent, error) {
 	if len(events) == 0 {
 		return nil, nil
