@@ -226,6 +226,23 @@ func webhookSink(delivered, confirm *atomic.Int64) (string, func(), error) {
 	return "http://" + ln.Addr().String() + "/hook", func() { _ = srv.Close() }, nil
 }
 
+// settle waits until no delivery has arrived for half a second (at most two minutes) and
+// returns how long deliveries went on arriving.
+func settle(delivered *atomic.Int64) time.Duration {
+	const quiet, most = 500 * time.Millisecond, 2 * time.Minute
+	start := time.Now()
+	last, at := delivered.Load(), start
+	for time.Since(start) < most {
+		time.Sleep(50 * time.Millisecond)
+		if n := delivered.Load(); n != last {
+			last, at = n, time.Now()
+		} else if time.Since(at) >= quiet {
+			break
+		}
+	}
+	return at.Sub(start)
+}
+
 // target is one server under test: the binary, on a data dir of its own.
 type target struct {
 	name     string
@@ -233,6 +250,13 @@ type target struct {
 	key, dir string
 	runs     map[variant][]wrkResult
 	cpu, kib map[variant][]float64 // per request, per run
+	// drain is how long, per run, deliveries went on arriving after wrk stopped.
+	drain map[variant][]float64
+	// settle waits until the webhook deliveries stop arriving (settle); delivered counts them.
+	settle    func() time.Duration
+	delivered *atomic.Int64
+	// drainCPU is the server's CPU per delivery while deliveries went on after a run.
+	drainCPU map[variant][]float64
 }
 
 // startTarget provisions a data dir for bin and starts it. With texts it also creates
@@ -272,7 +296,7 @@ func startTarget(ctx context.Context, name, bin, hook string, texts bool) (*targ
 		return nil, err
 	}
 	return &target{name: name, srv: srv, key: key, dir: dir, runs: map[variant][]wrkResult{},
-		cpu: map[variant][]float64{}, kib: map[variant][]float64{}}, nil
+		cpu: map[variant][]float64{}, kib: map[variant][]float64{}, drain: map[variant][]float64{}, drainCPU: map[variant][]float64{}}, nil
 }
 
 func (t *target) close() {
@@ -280,7 +304,10 @@ func (t *target) close() {
 	os.RemoveAll(t.dir)
 }
 
-// measure runs wrk once against t and checks that the submissions it answered are stored.
+// measure runs wrk once against t and checks that the submissions it answered are stored. The
+// run's CPU and bytes written are counted until its webhook deliveries have all arrived, so
+// that they include sending every event of the run, and so that no run's deliveries are sent
+// during the next run (of the ceiling or of the other binary) and slow it.
 func (t *target) measure(ctx context.Context, d time.Duration, conns int, v variant) error {
 	out := filepath.Join(t.dir, "counts")
 	cpu0, w0 := t.srv.usage()
@@ -288,7 +315,13 @@ func (t *target) measure(ctx context.Context, d time.Duration, conns int, v vari
 	if err != nil {
 		return err
 	}
+	cpuMid, _ := t.srv.usage()
+	n0 := t.delivered.Load()
+	t.drain[v] = append(t.drain[v], t.settle().Seconds())
 	cpu1, w1 := t.srv.usage()
+	if n := t.delivered.Load() - n0; n > 0 {
+		t.drainCPU[v] = append(t.drainCPU[v], float64((cpu1-cpuMid).Microseconds())/float64(n))
+	}
 	if r.Non2xx > 0 || r.SocketErrors > 0 {
 		return fmt.Errorf("%s: %d answers other than 2xx, %d socket errors", t.name, r.Non2xx, r.SocketErrors)
 	}
@@ -353,6 +386,7 @@ func benchHTTP(ctx context.Context, bin, base string, d time.Duration, conns, ro
 		if err != nil {
 			return err
 		}
+		t.settle, t.delivered = func() time.Duration { return settle(&delivered) }, &delivered
 		targets = append(targets, t)
 	}
 
@@ -410,6 +444,7 @@ func warmUp(ctx context.Context, ceilURL string, targets []*target, warm time.Du
 				return err
 			}
 		}
+		t.settle()
 	}
 	return nil
 }
@@ -443,6 +478,8 @@ func reportHTTP(targets []*target, ceil []wrkResult, texts bool) {
 				median(runs, func(r wrkResult) float64 { return float64(r.P50) / 1000 }),
 				median(runs, func(r wrkResult) float64 { return float64(r.P99) / 1000 }),
 				medianOf(t.cpu[v]), medianOf(t.kib[v]), fmtAll(t.cpu[v], "%.0f"), fmtAll(t.kib[v], "%.1f"))
+			fmt.Printf("  webhook deliveries went on arriving for %s s after wrk stopped (counted in the CPU and bytes above), %.0f µs of server CPU per delivery then (medians of %s)\n",
+				fmtAll(t.drain[v], "%.1f"), medianOf(t.drainCPU[v]), fmtAll(t.drainCPU[v], "%.0f"))
 		}
 		if texts {
 			var tput, cpu []float64
