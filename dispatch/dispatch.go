@@ -8,6 +8,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -54,7 +55,7 @@ func (c Config) withDefaults() Config {
 const (
 	batch = 100
 	// queueCap bounds the deliveries queued for one endpoint, maxQueued for all (queued);
-	// maxRead bounds one read of the due deliveries.
+	// maxRead bounds one read of the due deliveries (it reaches past those already busy).
 	queueCap  = batch
 	maxQueued = 10 * batch
 	maxRead   = 20 * batch
@@ -100,14 +101,12 @@ type Dispatcher struct {
 	// poll. They count as busy; at most queueCap per endpoint and maxQueued in all.
 	queued  map[string][]tenants.Delivery
 	nQueued int
-	// more says the last pass left due deliveries it did not start or queue: the endpoint
-	// whose busy deliveries are all done then kicks a pass at once (busyOf), instead of
-	// leaving them to the next poll. skipped is how many the last pass left because their
-	// endpoint's queue was full: the next read reaches that much further, so that they do not
-	// hide the deliveries due after them.
-	more    bool
-	skipped int
-	kick    chan struct{}
+	// more says the last pass may have left due deliveries it did not start or queue (its
+	// read was full, or left out the endpoints that could take no more): the endpoint whose
+	// busy deliveries are all done then kicks a pass at once (busyOf), instead of leaving
+	// them to the next poll.
+	more bool
+	kick chan struct{}
 	// busyOf counts the busy deliveries per endpoint: the one whose count drops to 0 kicks the
 	// next pass (when the last left due deliveries), once its outcomes are stored, so that the
 	// read does not take them up again only to skip them.
@@ -180,20 +179,21 @@ func (d *Dispatcher) pass(ctx context.Context) error {
 		d.pruned = now
 	}
 	// The read reaches past the deliveries this server is already at (in flight or queued,
-	// still pending in the store, so they come first) and past those the last pass left.
-	read, busy, skipped := d.beginRead()
-	limit := min(batch+busy+skipped, maxRead)
-	due, err := d.repo.Due(ctx, d.now(), limit)
+	// still pending in the store, so they come first), and leaves out the endpoints that can
+	// take no more: their backlog, however long, hides no other endpoint's deliveries, and is
+	// not read only to be passed over.
+	read, busy, full := d.beginRead()
+	limit := min(batch+busy, maxRead)
+	due, err := d.repo.Due(ctx, d.now(), limit, full)
 	if err != nil {
 		return err
 	}
-	full := len(due) >= limit
-	skipped, bumped := 0, 0
+	more := len(due) >= limit || len(full) > 0
 	defer func() {
 		d.mu.Lock()
-		d.more, d.skipped = full || skipped > 0, skipped
+		d.more = more
 		// With nothing in flight, no attempt's end will kick the next pass.
-		kick := d.more && len(d.busy) == 0
+		kick := more && len(d.busy) == 0
 		d.mu.Unlock()
 		if kick {
 			d.kickPass()
@@ -202,21 +202,11 @@ func (d *Dispatcher) pass(ctx context.Context) error {
 	for _, dl := range due {
 		switch d.start(ctx, dl, read) {
 		case endpointFull:
-			// Its endpoint has attempts in flight and a full queue. It stays due for the
-			// next pass, whose read reaches further; only once the widest read is full of
-			// such deliveries, the oldest batch of them waits a timeout's length out of the
-			// due set, so that other endpoints' deliveries are read.
-			if limit < maxRead || !full || bumped >= batch {
-				skipped++
-				continue
-			}
-			bumped++
-			dl.NextAt = d.now().Add(d.cfg.Timeout)
-			if err := d.repo.Update(ctx, dl); err != nil {
-				return err
-			}
+			// Its endpoint filled up during this read: the delivery stays due for a pass
+			// after one of the endpoint's attempts ends.
+			more = true
 		case allFull:
-			full = true
+			more = true
 			return nil
 		}
 	}
@@ -234,10 +224,10 @@ const (
 )
 
 // beginRead numbers a read of the due deliveries and says how many deliveries are busy (in
-// flight or queued) as it begins, and how many the last pass skipped. The attempts that ended
-// before the read before it no longer matter to any read (passes run one after another) and
-// are forgotten.
-func (d *Dispatcher) beginRead() (read uint64, busy, skipped int) {
+// flight or queued) as it begins, and which endpoints can take no more (full): those with
+// PerEndpoint attempts in flight and no room to queue. The attempts that ended before the read
+// before it no longer matter to any read (passes run one after another) and are forgotten.
+func (d *Dispatcher) beginRead() (read uint64, busy int, full []string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.reads++
@@ -246,7 +236,17 @@ func (d *Dispatcher) beginRead() (read uint64, busy, skipped int) {
 			delete(d.finished, key)
 		}
 	}
-	return d.reads, len(d.busy), d.skipped
+	for ep, n := range d.inflight {
+		if n >= d.cfg.PerEndpoint && !d.canQueue(ep) {
+			full = append(full, ep[strings.LastIndexByte(ep, '/')+1:]) // endpoint ids hold no "/"
+		}
+	}
+	return d.reads, len(d.busy), full
+}
+
+// canQueue says whether a delivery to ep could be queued (d.mu held).
+func (d *Dispatcher) canQueue(ep string) bool {
+	return len(d.queued[ep]) < queueCap && d.nQueued < maxQueued
 }
 
 // start begins an attempt at dl, as the due deliveries' read numbered read showed it, in a
@@ -261,7 +261,7 @@ func (d *Dispatcher) start(ctx context.Context, dl tenants.Delivery, read uint64
 	switch {
 	case d.busy[key]:
 		return alreadyBusy
-	case d.inflight[ep] >= d.cfg.PerEndpoint && len(d.queued[ep]) < queueCap && d.nQueued < maxQueued:
+	case d.inflight[ep] >= d.cfg.PerEndpoint && d.canQueue(ep):
 		d.queued[ep] = append(d.queued[ep], dl)
 		d.nQueued++
 		d.busy[key] = true

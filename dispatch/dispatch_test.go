@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -44,7 +45,9 @@ func (m *memOutbox) Fan(_ context.Context, fanned []tenants.Fanned) error {
 
 func (m *memOutbox) PruneDeliveries(context.Context, time.Time) (int64, error) { return 0, nil }
 
-func (m *memOutbox) Due(context.Context, time.Time, int) ([]tenants.Delivery, error) { return nil, nil }
+func (m *memOutbox) Due(context.Context, time.Time, int, []string) ([]tenants.Delivery, error) {
+	return nil, nil
+}
 
 // TestPassDrainsTheOutbox: one pass fans out every waiting event, a batch per commit, so the
 // outbox keeps up with intake instead of moving 100 events a second.
@@ -95,7 +98,7 @@ func (m *staleOutbox) Unfanned(context.Context, int) ([]tenants.OutboxEvent, err
 
 func (m *staleOutbox) PruneDeliveries(context.Context, time.Time) (int64, error) { return 0, nil }
 
-func (m *staleOutbox) Due(context.Context, time.Time, int) ([]tenants.Delivery, error) {
+func (m *staleOutbox) Due(context.Context, time.Time, int, []string) ([]tenants.Delivery, error) {
 	m.mu.Lock()
 	m.dueReads++
 	n := m.dueReads
@@ -167,6 +170,7 @@ type memDeliveries struct {
 	postponed  int            // outcomes that only moved a delivery later
 	dueReads   int
 	widestRead int
+	rowsRead   int // deliveries the due reads returned
 }
 
 func newMemDeliveries() *memDeliveries {
@@ -194,20 +198,23 @@ func (m *memDeliveries) Endpoint(_ context.Context, _, id string) (tenants.Endpo
 	return m.eps[id], nil
 }
 
-// Due returns the pending deliveries due at now, by NextAt and then as added.
-func (m *memDeliveries) Due(_ context.Context, now time.Time, limit int) ([]tenants.Delivery, error) {
+// Due returns the pending deliveries due at now, by NextAt and then as added, but those to
+// the endpoints in skip.
+func (m *memDeliveries) Due(_ context.Context, now time.Time, limit int, skip []string) ([]tenants.Delivery, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.dueReads++
 	m.widestRead = max(m.widestRead, limit)
 	var out []tenants.Delivery
 	for _, k := range m.order {
-		if dl, ok := m.pending[k]; ok && !dl.NextAt.After(now) {
+		if dl, ok := m.pending[k]; ok && !dl.NextAt.After(now) && !slices.Contains(skip, dl.EndpointID) {
 			out = append(out, dl)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].NextAt.Before(out[j].NextAt) })
-	return out[:min(limit, len(out))], nil
+	out = out[:min(limit, len(out))]
+	m.rowsRead += len(out)
+	return out, nil
 }
 
 func (m *memDeliveries) Update(_ context.Context, dl tenants.Delivery) error {
@@ -281,7 +288,7 @@ func TestBacklogDrainsWithoutPolls(t *testing.T) {
 
 // TestSlowEndpointBacklogHidesNothing: an endpoint that holds its attempts open, with more
 // due deliveries than its queue takes, does not keep another endpoint's newer delivery from
-// being sent.
+// being sent, and its backlog is not read again at every pass only to be passed over.
 func TestSlowEndpointBacklogHidesNothing(t *testing.T) {
 	release := make(chan struct{})
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -302,5 +309,15 @@ func TestSlowEndpointBacklogHidesNothing(t *testing.T) {
 	await(t, "the other endpoint's delivery", func() bool { return m.deliveredTo("fast") == 1 })
 	if m.deliveredTo("slow") != 0 {
 		t.Error("the slow endpoint answered")
+	}
+	m.mu.Lock()
+	reads, rows := m.dueReads, m.rowsRead
+	m.mu.Unlock()
+	await(t, "ten more passes", func() bool { m.mu.Lock(); defer m.mu.Unlock(); return m.dueReads >= reads+10 })
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	// The endpoint's queue and attempts are full: the passes leave its backlog out.
+	if per := float64(m.rowsRead-rows) / float64(m.dueReads-reads); per > 1 {
+		t.Errorf("%.0f deliveries read per pass while the slow endpoint's queue was full", per)
 	}
 }

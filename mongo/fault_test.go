@@ -670,7 +670,7 @@ func faultsOutbox(t *testing.T, env *faultEnv, n int, sum *tally) {
 		if err := d.Pass(ctx); err != nil {
 			t.Fatal(err)
 		}
-		due, err := env.check.Outbox.Due(ctx, time.Now().Add(time.Minute), 10)
+		due, err := env.check.Outbox.Due(ctx, time.Now().Add(time.Minute), 10, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -685,7 +685,7 @@ func faultsOutbox(t *testing.T, env *faultEnv, n int, sum *tally) {
 	for _, k := range got {
 		again += k - 1
 	}
-	left, _ := env.check.Outbox.Due(ctx, time.Now().Add(time.Minute), 10)
+	left, _ := env.check.Outbox.Due(ctx, time.Now().Add(time.Minute), 10, nil)
 	sum.add("events delivered", int64(len(got)))
 	sum.add("deliveries sent again", int64(again))
 	sum.add("deliveries left pending", int64(len(left)))

@@ -138,9 +138,12 @@ func (r *Outbox) PruneDeliveries(ctx context.Context, before time.Time) (int64, 
 }
 
 // Due implements tenants.OutboxRepo.
-func (r *Outbox) Due(ctx context.Context, now time.Time, limit int) ([]tenants.Delivery, error) {
-	return deliveries(ctx, r.deliveries, "due deliveries",
-		bson.D{{Key: "status", Value: tenants.DeliveryPending}, {Key: "nextAt", Value: bson.D{{Key: "$lte", Value: now}}}},
+func (r *Outbox) Due(ctx context.Context, now time.Time, limit int, skip []string) ([]tenants.Delivery, error) {
+	filter := bson.D{{Key: "status", Value: tenants.DeliveryPending}, {Key: "nextAt", Value: bson.D{{Key: "$lte", Value: now}}}}
+	if len(skip) > 0 {
+		filter = append(filter, bson.E{Key: "endpointId", Value: bson.D{{Key: "$nin", Value: skip}}})
+	}
+	return deliveries(ctx, r.deliveries, "due deliveries", filter,
 		options.Find().SetSort(bson.D{asc("status"), asc("nextAt")}).SetLimit(int64(limit)))
 }
 

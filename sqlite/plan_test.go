@@ -148,8 +148,8 @@ func TestListAndJobQueriesUseIndexes(t *testing.T) {
 		query{"the chain's end", chainHead, []any{tenant}, []string{"SEARCH audit USING"}},
 		query{"the chain's walk", `SELECT ` + auditCols + ` FROM audit WHERE tenant_id = ? AND chain > ? ORDER BY chain LIMIT ?`,
 			[]any{tenant, 0, 2000}, []string{"SEARCH audit USING INDEX"}},
-		query{"due webhook deliveries", `SELECT ` + deliveryCols + ` FROM webhook_deliveries WHERE status = 'pending' AND next_at <= ? ORDER BY next_at LIMIT ?`,
-			[]any{ms(now), 100}, []string{"SEARCH webhook_deliveries USING INDEX webhook_deliveries_due"}},
+		query{"due webhook deliveries", dueDeliveries,
+			[]any{ms(now), `["e1"]`, 100}, []string{"SEARCH webhook_deliveries USING INDEX webhook_deliveries_due"}},
 	)
 	for _, a := range []struct {
 		name   string

@@ -98,7 +98,7 @@ var deliveriesMove = tableMove{what: "webhook deliveries", migration: "00022", t
 	},
 	finish: []string{`DROP TABLE webhook_deliveries`, `ALTER TABLE webhook_deliveries_r RENAME TO webhook_deliveries`,
 		`CREATE UNIQUE INDEX webhook_deliveries_key ON webhook_deliveries (endpoint_id, event_id)`,
-		`CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_at) WHERE status = 'pending'`,
+		`CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_at, endpoint_id) WHERE status = 'pending'`,
 		`CREATE INDEX webhook_deliveries_log ON webhook_deliveries (tenant_id, endpoint_id, created_at)`,
 		`CREATE INDEX webhook_deliveries_created ON webhook_deliveries (created_at)`},
 }

@@ -56,7 +56,7 @@ func TestDeliveriesMoveToRowidTable(t *testing.T) {
 	if err != nil || len(log) != 3 || log[0].EventID != "msg_2" || log[2].Payload != `{"n":0}` || log[1].Status != "delivered" {
 		t.Fatalf("log after the move = %+v, %v", log, err)
 	}
-	due, err := s.Outbox.Due(ctx, t0.Add(time.Minute), 10)
+	due, err := s.Outbox.Due(ctx, t0.Add(time.Minute), 10, nil)
 	if err != nil || len(due) != 2 {
 		t.Fatalf("Due = %+v, %v", due, err)
 	}
@@ -65,7 +65,7 @@ func TestDeliveriesMoveToRowidTable(t *testing.T) {
 	if err := s.Outbox.Update(ctx, d); err != nil {
 		t.Fatal(err)
 	}
-	if due, _ := s.Outbox.Due(ctx, t0.Add(time.Minute), 10); len(due) != 1 {
+	if due, _ := s.Outbox.Due(ctx, t0.Add(time.Minute), 10, nil); len(due) != 1 {
 		t.Errorf("Due after an update = %+v", due)
 	}
 	// A delivery written again is kept once: the unique index stands for the primary key.

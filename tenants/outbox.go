@@ -158,8 +158,11 @@ type OutboxRepo interface {
 	// PruneDeliveries removes the deliveries created before before that are not pending; it
 	// returns how many.
 	PruneDeliveries(ctx context.Context, before time.Time) (int64, error)
-	// Due returns up to limit pending deliveries whose NextAt is at or before now.
-	Due(ctx context.Context, now time.Time, limit int) ([]Delivery, error)
+	// Due returns up to limit pending deliveries whose NextAt is at or before now, the
+	// earliest NextAt first, leaving out those to the endpoints whose ids are in skip: the
+	// dispatcher's endpoints that can take no more deliveries now, which it would only read to
+	// pass over.
+	Due(ctx context.Context, now time.Time, limit int, skip []string) ([]Delivery, error)
 	// Update stores a delivery's status, attempts, NextAt, LastAt and LastResult.
 	Update(ctx context.Context, d Delivery) error
 	// Deliveries lists the endpoint's deliveries, newest first.

@@ -121,7 +121,7 @@ func fanOut(t *testing.T, s tenants.Stores) {
 func waiting(t *testing.T, s tenants.Stores) string {
 	t.Helper()
 	fanOut(t, s)
-	due, err := s.Outbox.Due(ctx, t0.Add(1000*time.Hour), 1000)
+	due, err := s.Outbox.Due(ctx, t0.Add(1000*time.Hour), 1000, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func testOutboxIngest(t *testing.T, open Open) {
 	if got := waiting(t, s); got != "[m1]" {
 		t.Errorf("waiting = %s, want [m1] once", got)
 	}
-	due, _ := s.Outbox.Due(ctx, t0.Add(sec(1)), 10)
+	due, _ := s.Outbox.Due(ctx, t0.Add(sec(1)), 10, nil)
 	if len(due) != 1 {
 		t.Fatalf("Due = %+v, want one delivery", due)
 	}
@@ -181,7 +181,7 @@ func testOutboxChanges(t *testing.T, open Open) {
 		Audit: auditAs("a", tenants.ActionGDPRAnonymised), Events: events("x-", tenants.EventTypeRecordAnonymised)})
 	must(t, err)
 	fanOut(t, s)
-	due, err := s.Outbox.Due(ctx, t0.Add(time.Hour), 100)
+	due, err := s.Outbox.Due(ctx, t0.Add(time.Hour), 100, nil)
 	must(t, err)
 	got := map[string]bool{}
 	for _, d := range due {
@@ -203,10 +203,18 @@ func testOutboxDeliveries(t *testing.T, open Open) {
 	if got := waiting(t, s); got != "[m1 m2]" {
 		t.Fatalf("waiting = %s, want oldest first", got)
 	}
-	if due, err := s.Outbox.Due(ctx, t0, 10); err != nil || len(due) != 0 {
+	if due, err := s.Outbox.Due(ctx, t0, 10, nil); err != nil || len(due) != 0 {
 		t.Errorf("Due before their time = %+v, %v", due, err)
 	}
-	due, err := s.Outbox.Due(ctx, t0.Add(sec(1)), 10)
+	// Endpoints skipped (the dispatcher's that can take no more) are left out, and the limit
+	// counts only the deliveries returned.
+	if due, err := s.Outbox.Due(ctx, t0.Add(sec(2)), 1, []string{"e1"}); err != nil || len(due) != 1 || due[0].EndpointID != "e2" || due[0].EventID != "m1" {
+		t.Errorf("Due skipping e1, limit 1 = %+v, %v; want e2's delivery of m1", due, err)
+	}
+	if due, err := s.Outbox.Due(ctx, t0.Add(sec(2)), 10, []string{"e2", "e1"}); err != nil || len(due) != 0 {
+		t.Errorf("Due skipping both endpoints = %+v, %v", due, err)
+	}
+	due, err := s.Outbox.Due(ctx, t0.Add(sec(1)), 10, nil)
 	if err != nil || len(due) != 2 || due[0].EventID != "m1" || due[1].EventID != "m1" || due[0].Payload != `{"id":"m1"}` {
 		t.Fatalf("Due = %+v, %v; want both deliveries of m1", due, err)
 	}
@@ -217,10 +225,10 @@ func testOutboxDeliveries(t *testing.T, open Open) {
 	done := due[1]
 	done.Status, done.Attempts, done.LastAt, done.LastResult = tenants.DeliveryDelivered, 1, &last, "200"
 	must(t, s.Outbox.Update(ctx, done))
-	if due, _ := s.Outbox.Due(ctx, t0.Add(sec(30)), 10); len(due) != 2 || due[0].EventID != "m2" || due[1].EventID != "m2" {
+	if due, _ := s.Outbox.Due(ctx, t0.Add(sec(30)), 10, nil); len(due) != 2 || due[0].EventID != "m2" || due[1].EventID != "m2" {
 		t.Errorf("Due during m1's backoff = %+v, want m2's deliveries only", due)
 	}
-	if due, _ := s.Outbox.Due(ctx, t0.Add(time.Minute), 10); len(due) != 3 || due[2].EventID != "m1" || due[2].EndpointID != retry.EndpointID {
+	if due, _ := s.Outbox.Due(ctx, t0.Add(time.Minute), 10, nil); len(due) != 3 || due[2].EventID != "m1" || due[2].EndpointID != retry.EndpointID {
 		t.Errorf("Due after the backoff = %+v", due)
 	}
 	m1Log := func(tenant string) []tenants.Delivery {
@@ -329,7 +337,7 @@ func testOutboxConcurrentUpdates(t *testing.T, open Open) {
 			t.Errorf("delivery log of e%02d = %+v, %v", i, log, err)
 		}
 	}
-	if due, _ := s.Outbox.Due(ctx, t0.Add(time.Hour), 100); len(due) != 0 {
+	if due, _ := s.Outbox.Due(ctx, t0.Add(time.Hour), 100, nil); len(due) != 0 {
 		t.Errorf("Due after every delivery was delivered = %+v", due)
 	}
 }
