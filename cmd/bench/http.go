@@ -585,13 +585,18 @@ func countStored(url, key, run, file string) (int64, error) {
 	return found.Load(), nil
 }
 
+// readClient reads submissions back over kept connections: one per reading goroutine.
+var readClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
+
 func get(url, key, id string) int {
 	req, _ := http.NewRequest("GET", url+"/api/v1/forms/submissions/"+id, nil)
 	req.Header.Set("Authorization", "Bearer "+key)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := readClient.Do(req)
 	if err != nil {
 		return 0
 	}
+	// Read to the end, so that the connection is kept for the next read, not closed.
+	_, _ = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	return resp.StatusCode
 }
