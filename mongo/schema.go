@@ -107,7 +107,9 @@ func schema() map[string][]index {
 		// The dispatcher spans tenants: the events in order, the deliveries due, those to prune.
 		colOutbox: {{name: "time", keys: bson.D{asc("time"), asc("_id")}}},
 		colDeliveries: {
-			{name: "status_next", keys: bson.D{asc("status"), asc("nextAt")}},
+			// The due deliveries; the endpoint in the key lets the dispatcher's read pass over
+			// the endpoints it skips (Outbox.Due) in the index, without fetching them.
+			{name: "status_next_endpoint", keys: bson.D{asc("status"), asc("nextAt"), asc("endpointId")}},
 			{name: "tenant_endpoint_created", keys: bson.D{asc("tenantId"), asc("endpointId"), desc("createdAt"), desc("_id")}},
 			{name: "created", keys: bson.D{asc("createdAt")}},
 		},
@@ -128,6 +130,12 @@ func schema() map[string][]index {
 	return s
 }
 
+// obsolete lists, per collection, the indexes an earlier version created that a later one
+// replaced: the start drops them (createSchema).
+var obsolete = map[string][]string{
+	colDeliveries: {"status_next"}, // replaced by status_next_endpoint (2026-11-26)
+}
+
 // schemaFingerprint is a SHA-256 over every collection of schema() with its indexes (names,
 // keys, uniqueness), in a fixed order: it changes with any change to what ensureSchema creates.
 func schemaFingerprint() string {
@@ -138,6 +146,9 @@ func schemaFingerprint() string {
 		fmt.Fprintf(h, "%s\n", col)
 		for _, ix := range s[col] {
 			fmt.Fprintf(h, "\t%s %v %t\n", ix.name, ix.keys, ix.unique)
+		}
+		for _, name := range obsolete[col] {
+			fmt.Fprintf(h, "\tdrop %s\n", name)
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
@@ -204,6 +215,13 @@ func createSchema(ctx context.Context, db *mongo.Database) error {
 		if err := ensureIndexes(ctx, c, indexes, have); err != nil {
 			return err
 		}
+		for _, name := range obsolete[col] {
+			if have[name] {
+				if err := c.Indexes().DropOne(ctx, name); err != nil && !isIndexNotFound(err) {
+					return translate("drop index "+name+" of "+col, err)
+				}
+			}
+		}
 	}
 	return nil
 }
@@ -229,6 +247,12 @@ func ensureIndexes(ctx context.Context, c *mongo.Collection, want []index, have 
 		return translate("create indexes of "+c.Name(), err)
 	}
 	return nil
+}
+
+// isIndexNotFound reports an index dropped meanwhile by another process.
+func isIndexNotFound(err error) bool {
+	var ce mongo.CommandError
+	return errors.As(err, &ce) && ce.Code == 27
 }
 
 // isNamespaceExists reports a collection created meanwhile by another process.

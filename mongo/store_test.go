@@ -11,6 +11,7 @@ import (
 
 	"github.com/consentforms/consentforms/mongo/ferrettest"
 	"github.com/consentforms/consentforms/tenants"
+	"go.mongodb.org/mongo-driver/v2/bson"
 	mongodrv "go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
@@ -205,5 +206,14 @@ func TestTrustedSchema(t *testing.T) {
 	}
 	if n := open(false); n == 0 || !hasIndex(colTenants, "created") {
 		t.Errorf("a server start (%d index lists) did not bring back the dropped index", n)
+	}
+	// An index an earlier version made, which a later one replaced, goes at a server's start.
+	earlier := mongodrv.IndexModel{Keys: bson.D{asc("status"), asc("nextAt")}, Options: options.Index().SetName("status_next")}
+	if _, err := admin.Database(db).Collection(colDeliveries).Indexes().CreateOne(ctx, earlier); err != nil {
+		t.Fatal(err)
+	}
+	open(false)
+	if hasIndex(colDeliveries, "status_next") || !hasIndex(colDeliveries, "status_next_endpoint") {
+		t.Error("the replaced due-deliveries index is still there, or its replacement missing")
 	}
 }
