@@ -27,8 +27,10 @@ type Config struct {
 	// Interval is how often the outbox is polled; Timeout bounds one delivery attempt.
 	Interval time.Duration
 	Timeout  time.Duration
-	// PerEndpoint bounds the attempts in flight to one endpoint (default 2): a slow endpoint
-	// holds that many slots, and its other due deliveries wait without holding any.
+	// PerEndpoint bounds the attempts in flight to one endpoint (default 2, at most
+	// MaxPerEndpoint): a slow endpoint holds that many slots, and its other due deliveries
+	// wait without holding any. One endpoint receives at most about PerEndpoint deliveries per
+	// round trip.
 	PerEndpoint int
 }
 
@@ -46,6 +48,7 @@ func (c Config) withDefaults() Config {
 	if c.PerEndpoint <= 0 {
 		c.PerEndpoint = 2
 	}
+	c.PerEndpoint = min(c.PerEndpoint, MaxPerEndpoint)
 	return c
 }
 
@@ -64,6 +67,10 @@ const (
 	fanBatches = 50
 	parallel   = 32
 )
+
+// MaxPerEndpoint is the most attempts one endpoint may have in flight: half of all, so that
+// two slow endpoints never hold every slot.
+const MaxPerEndpoint = parallel / 2
 
 // The delivery log keeps what was delivered or failed for logKept, pruned every pruneEvery.
 const (

@@ -321,3 +321,42 @@ func TestSlowEndpointBacklogHidesNothing(t *testing.T) {
 		t.Errorf("%.0f deliveries read per pass while the slow endpoint's queue was full", per)
 	}
 }
+
+// TestPerEndpointBoundsAttempts: an endpoint that holds its requests open gets as many
+// attempts in flight as PerEndpoint allows (2 by default), never more, however many of its
+// deliveries are due.
+func TestPerEndpointBoundsAttempts(t *testing.T) {
+	for _, c := range []struct{ set, want int }{{0, 2}, {5, 5}, {MaxPerEndpoint + 10, MaxPerEndpoint}} {
+		var open, most atomic.Int64
+		release := make(chan struct{})
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			n := open.Add(1)
+			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+			}
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+			open.Add(-1)
+		}))
+		m := newMemDeliveries()
+		m.add("we_1", srv.URL, 100, time.Now().Add(-time.Minute))
+		d := NewDispatcher(m, Config{Policy: webhook.Policy{AllowInsecure: true}, Interval: 5 * time.Millisecond, Timeout: time.Minute, PerEndpoint: c.set},
+			slog.New(slog.DiscardHandler), time.Now)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { d.Run(ctx); close(done) }()
+		await(t, fmt.Sprintf("%d attempts in flight", c.want), func() bool { return open.Load() == int64(c.want) })
+		m.mu.Lock()
+		reads := m.dueReads
+		m.mu.Unlock()
+		await(t, "five more passes", func() bool { m.mu.Lock(); defer m.mu.Unlock(); return m.dueReads >= reads+5 })
+		if got := most.Load(); got != int64(c.want) {
+			t.Errorf("PerEndpoint %d: %d attempts in flight at most, want %d", c.set, got, c.want)
+		}
+		close(release)
+		cancel()
+		<-done
+		srv.Close()
+	}
+}

@@ -26,6 +26,13 @@ func webhookConfig(getenv func(string) string) (dispatch.Config, error) {
 		}
 		c.Policy.AllowInsecure = b
 	}
+	if v := getenv("CONSENTFORMS_WEBHOOK_PER_ENDPOINT"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > dispatch.MaxPerEndpoint {
+			return c, fmt.Errorf("CONSENTFORMS_WEBHOOK_PER_ENDPOINT: want a whole number from 1 to %d", dispatch.MaxPerEndpoint)
+		}
+		c.PerEndpoint = n
+	}
 	for _, d := range []struct {
 		env string
 		dst *time.Duration

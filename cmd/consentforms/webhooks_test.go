@@ -239,3 +239,27 @@ func TestWebhookEndpointDisabled(t *testing.T) {
 		t.Errorf("%d deliveries to a receiver that is down", len(rcv.got))
 	}
 }
+
+// TestWebhookPerEndpointSetting: CONSENTFORMS_WEBHOOK_PER_ENDPOINT sets the attempts in flight
+// to one endpoint; a value the dispatcher cannot honour stops the start with the setting named.
+func TestWebhookPerEndpointSetting(t *testing.T) {
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == "CONSENTFORMS_WEBHOOK_PER_ENDPOINT" {
+				return v
+			}
+			return ""
+		}
+	}
+	if c, err := webhookConfig(env("4")); err != nil || c.PerEndpoint != 4 {
+		t.Errorf("4: %d, %v", c.PerEndpoint, err)
+	}
+	if c, err := webhookConfig(env("")); err != nil || c.PerEndpoint != 0 {
+		t.Errorf("unset: %d, %v (want the dispatcher's default)", c.PerEndpoint, err)
+	}
+	for _, v := range []string{"0", "17", "-1", "two", "2.5"} {
+		if _, err := webhookConfig(env(v)); err == nil || !strings.Contains(err.Error(), "CONSENTFORMS_WEBHOOK_PER_ENDPOINT") {
+			t.Errorf("%q: %v", v, err)
+		}
+	}
+}
