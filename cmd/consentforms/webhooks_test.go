@@ -1,15 +1,19 @@
 package main
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -240,26 +244,61 @@ func TestWebhookEndpointDisabled(t *testing.T) {
 	}
 }
 
-// TestWebhookPerEndpointSetting: CONSENTFORMS_WEBHOOK_PER_ENDPOINT sets the attempts in flight
-// to one endpoint; a value the dispatcher cannot honour stops the start with the setting named.
+// TestWebhookPerEndpointSetting: with CONSENTFORMS_WEBHOOK_PER_ENDPOINT=3, a receiver that
+// holds its requests open gets three attempts at once from the server, never a fourth, while
+// more events wait for it; a value the dispatcher cannot honour stops the start with the
+// setting named.
 func TestWebhookPerEndpointSetting(t *testing.T) {
-	env := func(v string) func(string) string {
-		return func(k string) string {
-			if k == "CONSENTFORMS_WEBHOOK_PER_ENDPOINT" {
+	t.Parallel()
+	var open, most atomic.Int64
+	release := make(chan struct{})
+	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := open.Add(1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		open.Add(-1)
+	}))
+	t.Cleanup(rcv.Close)
+	t.Cleanup(func() { close(release) })
+	// The attempts held open must not time out meanwhile: one that did would end in the
+	// server before the receiver saw its request go, and the next would overlap it here.
+	s := startServer(t, append(webhookEnv, "CONSENTFORMS_WEBHOOK_PER_ENDPOINT=3", "CONSENTFORMS_WEBHOOK_TIMEOUT=60s")...)
+	tn := openTenant(s)
+	k := s.key(tn, "all")
+	s.cli("webhook", "create", "--tenant", tn, "--url", rcv.URL, "--events", "all")
+	for i := range 6 {
+		subscriber(t, s, k, fmt.Sprintf("p%d", i), fmt.Sprintf("p%d@example.org", i), "")
+	}
+	bound := time.Now().Add(30 * time.Second)
+	for open.Load() < 3 {
+		if time.Now().After(bound) {
+			t.Fatalf("%d attempts in flight after 30 s; want 3", open.Load())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	// Passes go on every 20 ms (webhookEnv) while three more events wait: none adds a fourth.
+	time.Sleep(200 * time.Millisecond)
+	if got := most.Load(); got != 3 {
+		t.Errorf("%d attempts in flight to the endpoint at most; want 3", got)
+	}
+
+	for _, v := range []string{"0", "17", "two"} {
+		cfg := configFrom(func(key string) string {
+			if key == "CONSENTFORMS_WEBHOOK_PER_ENDPOINT" {
 				return v
 			}
 			return ""
+		})
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if c, err := webhookConfig(env("4")); err != nil || c.PerEndpoint != 4 {
-		t.Errorf("4: %d, %v", c.PerEndpoint, err)
-	}
-	if c, err := webhookConfig(env("")); err != nil || c.PerEndpoint != 0 {
-		t.Errorf("unset: %d, %v (want the dispatcher's default)", c.PerEndpoint, err)
-	}
-	for _, v := range []string{"0", "17", "-1", "two", "2.5"} {
-		if _, err := webhookConfig(env(v)); err == nil || !strings.Contains(err.Error(), "CONSENTFORMS_WEBHOOK_PER_ENDPOINT") {
-			t.Errorf("%q: %v", v, err)
+		if err := serveOn(context.Background(), cfg, ln, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "CONSENTFORMS_WEBHOOK_PER_ENDPOINT") {
+			t.Errorf("%q: the start answered %v; want it refused, naming the setting", v, err)
 		}
 	}
 }
