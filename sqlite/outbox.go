@@ -197,8 +197,9 @@ type deliveryUpdate struct {
 	err error
 }
 
+// updateDelivery finds the delivery by its key in webhook_deliveries_endpoint.
 const updateDelivery = `UPDATE webhook_deliveries SET status = ?, attempts = ?, next_at = ?,
-	last_at = ?, last_result = ? WHERE endpoint_id = ? AND event_id = ?`
+	last_at = ?, last_result = ? WHERE tenant_id = ? AND endpoint_id = ? AND created_at = ? AND event_id = ?`
 
 // updateDeliveries writes a batch of Updates in one transaction, durable at its commit. Should
 // it fail, each is written in a transaction of its own, so that an error reaches only the
@@ -210,7 +211,7 @@ func (w *Writer) updateDeliveries(jobs []*deliveryUpdate) {
 		for _, j := range jobs {
 			d := j.d
 			res, err := st.q.ExecContext(ctx, updateDelivery, d.Status, d.Attempts, ms(d.NextAt), msPtr(d.LastAt), d.LastResult,
-				d.EndpointID, d.EventID)
+				d.TenantID, d.EndpointID, ms(d.CreatedAt), d.EventID)
 			if j.err = changedOne(res, err, "update webhook delivery"); err != nil {
 				return j.err
 			}
@@ -230,10 +231,12 @@ func (w *Writer) updateDeliveries(jobs []*deliveryUpdate) {
 
 // Deliveries implements tenants.OutboxRepo.
 func (r *Outbox) Deliveries(ctx context.Context, tenantID, endpointID string, limit int) ([]tenants.Delivery, error) {
-	return queryAll(ctx, r.s.r, "list webhook deliveries", scanDelivery,
-		`SELECT `+deliveryCols+` FROM webhook_deliveries WHERE tenant_id = ? AND endpoint_id = ?
-		ORDER BY created_at DESC, event_id DESC LIMIT ?`, tenantID, endpointID, limit)
+	return queryAll(ctx, r.s.r, "list webhook deliveries", scanDelivery, deliveryLog, tenantID, endpointID, limit)
 }
+
+// deliveryLog is an endpoint's deliveries, newest first, read in webhook_deliveries_endpoint.
+const deliveryLog = `SELECT ` + deliveryCols + ` FROM webhook_deliveries WHERE tenant_id = ? AND endpoint_id = ?
+	ORDER BY created_at DESC, event_id DESC LIMIT ?`
 
 func scanEndpoint(row scanner) (tenants.Endpoint, error) {
 	var e tenants.Endpoint

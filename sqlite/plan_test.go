@@ -150,6 +150,10 @@ func TestListAndJobQueriesUseIndexes(t *testing.T) {
 			[]any{tenant, 0, 2000}, []string{"SEARCH audit USING INDEX"}},
 		query{"due webhook deliveries", dueDeliveries,
 			[]any{ms(now), `["e1"]`, 100}, []string{"SEARCH webhook_deliveries USING INDEX webhook_deliveries_due"}},
+		query{"an endpoint's delivery log", deliveryLog, []any{tenant, "e1", 50},
+			[]string{"SEARCH webhook_deliveries USING INDEX webhook_deliveries_endpoint (tenant_id=? AND endpoint_id=?)"}},
+		query{"an attempt's outcome", updateDelivery, []any{"delivered", 1, ms(now), ms(now), "200", tenant, "e1", ms(now), "msg_1"},
+			[]string{"SEARCH webhook_deliveries USING INDEX webhook_deliveries_endpoint (tenant_id=? AND endpoint_id=? AND created_at=? AND event_id=?)"}},
 	)
 	for _, a := range []struct {
 		name   string

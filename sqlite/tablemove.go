@@ -97,8 +97,7 @@ var deliveriesMove = tableMove{what: "webhook deliveries", migration: "00022", t
 		return int(k), err
 	},
 	finish: []string{`DROP TABLE webhook_deliveries`, `ALTER TABLE webhook_deliveries_r RENAME TO webhook_deliveries`,
-		`CREATE UNIQUE INDEX webhook_deliveries_key ON webhook_deliveries (endpoint_id, event_id)`,
+		`CREATE UNIQUE INDEX webhook_deliveries_endpoint ON webhook_deliveries (tenant_id, endpoint_id, created_at, event_id)`,
 		`CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_at, endpoint_id) WHERE status = 'pending'`,
-		`CREATE INDEX webhook_deliveries_log ON webhook_deliveries (tenant_id, endpoint_id, created_at)`,
 		`CREATE INDEX webhook_deliveries_created ON webhook_deliveries (created_at)`},
 }

@@ -70,7 +70,7 @@ func TestDeliveriesMoveToRowidTable(t *testing.T) {
 	}
 	// A delivery written again is kept once: the unique index stands for the primary key.
 	if err := s.Outbox.Fan(ctx, []tenants.Fanned{{Event: tenants.OutboxEvent{ID: "msg_1"}, Deliveries: []tenants.Delivery{{EndpointID: "e1",
-		EventID: "msg_1", TenantID: "a", Type: "consent.granted", Payload: "{}", CreatedAt: t0, Status: "pending", NextAt: t0}}}}); err != nil {
+		EventID: "msg_1", TenantID: "a", Type: "consent.granted", Payload: "{}", CreatedAt: t0.Add(time.Second), Status: "pending", NextAt: t0}}}}); err != nil {
 		t.Fatal(err)
 	}
 	if log, _ := s.Outbox.Deliveries(ctx, "a", "e1", 10); len(log) != 3 {
@@ -85,6 +85,33 @@ func TestDeliveriesMoveToRowidTable(t *testing.T) {
 	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE name = 'webhook_deliveries_r'`).Scan(&n); err != nil || n != 0 {
 		t.Errorf("webhook_deliveries_r still there (%d, %v)", n, err)
 	}
+	// The move's last step builds the indexes a new file has (migrations 00023 and 00024).
+	if got, want := indexesOf(t, s, "webhook_deliveries"), indexesOf(t, newFile(t), "webhook_deliveries"); got != want {
+		t.Errorf("indexes after the move:\n%s\nwant those of a new file:\n%s", got, want)
+	}
+}
+
+// newFile opens a store on a new file in a temp dir, migrated from empty.
+func newFile(t *testing.T) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), Config{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close(context.Background()) })
+	return s
+}
+
+// indexesOf is the definitions of table's indexes in s, one a line, by name.
+func indexesOf(t *testing.T, s *Store, table string) string {
+	t.Helper()
+	var defs string
+	err := s.r.QueryRowContext(context.Background(), `SELECT coalesce(group_concat(sql, char(10)), '') FROM
+		(SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name)`, table).Scan(&defs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return defs
 }
 
 // openAfterOneChunk moves one chunk of two rows of m on db (a start stopped part-way), closes

@@ -163,7 +163,9 @@ type OutboxRepo interface {
 	// dispatcher's endpoints that can take no more deliveries now, which it would only read to
 	// pass over.
 	Due(ctx context.Context, now time.Time, limit int, skip []string) ([]Delivery, error)
-	// Update stores a delivery's status, attempts, NextAt, LastAt and LastResult.
+	// Update stores a delivery's status, attempts, NextAt, LastAt and LastResult. d is a
+	// delivery as Due or Deliveries returned it, its outcome set: a store finds it by its
+	// tenant, endpoint, event and CreatedAt (ErrNotFound when there is none).
 	Update(ctx context.Context, d Delivery) error
 	// Deliveries lists the endpoint's deliveries, newest first.
 	Deliveries(ctx context.Context, tenantID, endpointID string, limit int) ([]Delivery, error)

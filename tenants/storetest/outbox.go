@@ -314,8 +314,8 @@ func testOutboxConcurrentUpdates(t *testing.T, open Open) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d := tenants.Delivery{EndpointID: fmt.Sprintf("e%02d", i), EventID: evID, TenantID: "a", Status: tenants.DeliveryDelivered,
-				Attempts: 1, NextAt: last, LastAt: &last, LastResult: fmt.Sprint(200 + i)}
+			d := tenants.Delivery{EndpointID: fmt.Sprintf("e%02d", i), EventID: evID, TenantID: "a", CreatedAt: t0.Add(sec(1)),
+				Status: tenants.DeliveryDelivered, Attempts: 1, NextAt: last, LastAt: &last, LastResult: fmt.Sprint(200 + i)}
 			if i == n {
 				d.EventID = "no-such-event"
 			}
