@@ -11,9 +11,11 @@ import (
 // Intake's durability wait and checkpoints run beside the writer, not on it (docs/STORAGE.md,
 // "Group commit"). An ingestion batch commits with synchronous=NORMAL: its pages are in the
 // write-ahead log, not yet on disk. The syncer then fsyncs the log and only after that are the
-// batch's requests answered, while the writer already writes the next batch. Every other
-// transaction on the writing connection commits with synchronous=FULL (durable at its commit),
-// which also makes the batches before it durable.
+// batch's requests answered, while the writer already writes the next batch. A batch of webhook
+// delivery outcomes also commits with synchronous=NORMAL, and is answered at once: the next
+// fsync of the log makes it durable (a lost outcome means its delivery is sent again). Every
+// other transaction on the writing connection commits with synchronous=FULL (durable at its
+// commit), which also makes the batches before it durable.
 //
 // SQLite's automatic checkpoint would run inside whichever commit fills the log, on the
 // writer; it is off on the writing connection. The checkpointer copies the log into the

@@ -181,7 +181,7 @@ func (r *Outbox) Due(ctx context.Context, now time.Time, limit int, skip []strin
 }
 
 // Update implements tenants.OutboxRepo. Outcomes arrive one per attempt, from many attempts
-// at once: they are written in batches (one transaction, one fsync, each), not one
+// at once: they are written in batches (one transaction each, updateDeliveries), not one
 // transaction each, which took the writing connection from intake once per delivery.
 func (r *Outbox) Update(ctx context.Context, d tenants.Delivery) error {
 	j := &deliveryUpdate{d: d}
@@ -201,32 +201,51 @@ type deliveryUpdate struct {
 const updateDelivery = `UPDATE webhook_deliveries SET status = ?, attempts = ?, next_at = ?,
 	last_at = ?, last_result = ? WHERE tenant_id = ? AND endpoint_id = ? AND created_at = ? AND event_id = ?`
 
-// updateDeliveries writes a batch of Updates in one transaction, durable at its commit. Should
-// it fail, each is written in a transaction of its own, so that an error reaches only the
-// update it belongs to.
+// updateDeliveries writes a batch of Updates in one transaction. It commits without waiting
+// for the disk (durable.go), and is answered at once: outcomes need not be durable before the
+// dispatcher goes on, since one lost in a crash only means its delivery is sent again, and
+// the writing connection does not wait for an fsync of its own. Should the transaction fail,
+// each Update is written in a transaction of its own, so that an error reaches only the update
+// it belongs to.
 func (w *Writer) updateDeliveries(jobs []*deliveryUpdate) {
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
-	err := w.inTx(ctx, func(_ *sql.Tx, st statements) error {
-		for _, j := range jobs {
-			d := j.d
-			res, err := st.q.ExecContext(ctx, updateDelivery, d.Status, d.Attempts, ms(d.NextAt), msPtr(d.LastAt), d.LastResult,
-				d.TenantID, d.EndpointID, ms(d.CreatedAt), d.EventID)
-			if j.err = changedOne(res, err, "update webhook delivery"); err != nil {
-				return j.err
+	defer w.st.cache.prepareWanted(ctx) // after the connection is released (deferred before it)
+	err := w.unsynced(ctx, func(conn *sql.Conn) error {
+		err := w.updateTx(ctx, conn, jobs)
+		if err != nil && len(jobs) > 1 {
+			for _, j := range jobs {
+				j.err = w.updateTx(ctx, conn, []*deliveryUpdate{j})
 			}
+			return nil
 		}
-		return nil
+		return err
 	})
-	switch {
-	case err == nil:
-	case len(jobs) == 1:
-		jobs[0].err = err
-	default:
-		for _, j := range jobs {
-			w.updateDeliveries([]*deliveryUpdate{j})
+	for _, j := range jobs {
+		if j.err == nil {
+			j.err = err
 		}
 	}
+}
+
+// updateTx writes jobs in one transaction on conn; a job whose delivery is not there gets
+// ErrNotFound, and the transaction is rolled back.
+func (w *Writer) updateTx(ctx context.Context, conn *sql.Conn, jobs []*deliveryUpdate) error {
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return translate("begin", err)
+	}
+	st := w.st.in(ctx, tx)
+	for _, j := range jobs {
+		d := j.d
+		res, err := st.q.ExecContext(ctx, updateDelivery, d.Status, d.Attempts, ms(d.NextAt), msPtr(d.LastAt), d.LastResult,
+			d.TenantID, d.EndpointID, ms(d.CreatedAt), d.EventID)
+		if j.err = changedOne(res, err, "update webhook delivery"); j.err != nil {
+			_ = tx.Rollback()
+			return j.err
+		}
+	}
+	return translate("commit", tx.Commit())
 }
 
 // Deliveries implements tenants.OutboxRepo.

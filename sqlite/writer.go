@@ -100,17 +100,43 @@ func (w *Writer) write(batch []*ingestJob, done func()) {
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
 	defer w.prepareNew(ctx) // after the connection is released (deferred before it)
+	err := w.unsynced(ctx, func(conn *sql.Conn) error {
+		if err := w.writeBatch(ctx, conn, batch); err != nil {
+			if len(batch) == 1 {
+				fail(batch, err)
+			} else {
+				for _, j := range batch {
+					if err := w.writeBatch(ctx, conn, []*ingestJob{j}); err != nil {
+						fail([]*ingestJob{j}, err)
+					}
+				}
+			}
+		}
+		w.sync.add(func(err error) {
+			if err != nil {
+				fail(batch, translate("sync", err))
+			}
+			done()
+		})
+		w.restartLog(ctx, conn)
+		return nil
+	})
+	if err != nil {
+		fail(batch, err)
+		done()
+	}
+}
+
+// unsynced runs fn on the writing connection with synchronous=NORMAL: the transactions fn
+// commits are in the write-ahead log, not yet on disk, until the syncer's next fsync.
+func (w *Writer) unsynced(ctx context.Context, fn func(conn *sql.Conn) error) error {
 	conn, err := w.s.w.Conn(ctx)
 	if err != nil {
-		fail(batch, translate("writer connection", err))
-		done()
-		return
+		return translate("writer connection", err)
 	}
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, `PRAGMA synchronous = NORMAL`); err != nil {
-		fail(batch, translate("writer connection", err))
-		done()
-		return
+		return translate("writer connection", err)
 	}
 	defer func() {
 		if _, err := conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA synchronous = FULL`); err != nil {
@@ -119,24 +145,7 @@ func (w *Writer) write(batch []*ingestJob, done func()) {
 			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
 		}
 	}()
-	if err := w.writeBatch(ctx, conn, batch); err != nil {
-		if len(batch) == 1 {
-			fail(batch, err)
-		} else {
-			for _, j := range batch {
-				if err := w.writeBatch(ctx, conn, []*ingestJob{j}); err != nil {
-					fail([]*ingestJob{j}, err)
-				}
-			}
-		}
-	}
-	w.sync.add(func(err error) {
-		if err != nil {
-			fail(batch, translate("sync", err))
-		}
-		done()
-	})
-	w.restartLog(ctx, conn)
+	return fn(conn)
 }
 
 // fail answers jobs with err: nothing of them is stored (or durable).
