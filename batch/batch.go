@@ -25,11 +25,13 @@ type Batcher[J any] struct {
 	writeAsync func(jobs []J, done func())
 	min        int
 	busy       func() <-chan struct{}
-	observe    func(size int, took time.Duration)
-	work       chan item[J]
-	stop       chan struct{}
-	stopped    chan struct{}
-	once       sync.Once
+	// With NewLingering: how long a batch below min waits for more jobs.
+	linger  time.Duration
+	observe func(size int, took time.Duration)
+	work    chan item[J]
+	stop    chan struct{}
+	stopped chan struct{}
+	once    sync.Once
 	// mu orders Do's queueing before Close: Close takes it exclusively to set closed, so no job
 	// enters the queue after Close began draining it (such a job would never be written).
 	mu     sync.RWMutex
@@ -76,6 +78,17 @@ func New[J any](max int, write func(jobs []J), observe ...func(size int, took ti
 	if len(observe) > 0 && observe[0] != nil {
 		b.observe = observe[0]
 	}
+	go b.loop()
+	return b
+}
+
+// NewLingering starts a Batcher like New whose batch, when it holds fewer than min jobs, waits
+// up to linger for more before it is written (not longer once the Batcher stops): for jobs
+// that arrive one at a time and need not be written at once, so that one write serves many
+// of them.
+func NewLingering[J any](max, min int, linger time.Duration, write func(jobs []J)) *Batcher[J] {
+	b := &Batcher[J]{max: max, min: min, linger: linger, write: write, work: make(chan item[J], 4*max),
+		stop: make(chan struct{}), stopped: make(chan struct{})}
 	go b.loop()
 	return b
 }
@@ -157,17 +170,28 @@ func (b *Batcher[J]) collect(first item[J]) []item[J] {
 	return batch
 }
 
-// gather adds to a batch below the minimum while an earlier batch still awaits the disk.
+// gather adds to a batch below the minimum while an earlier batch still awaits the disk
+// (NewPipelined), or for up to the linger (NewLingering).
 func (b *Batcher[J]) gather(batch []item[J]) []item[J] {
-	if b.busy == nil {
+	var idle <-chan struct{}
+	var lingered <-chan time.Time
+	switch {
+	case b.busy != nil:
+		idle = b.busy()
+	case b.linger > 0:
+		t := time.NewTimer(b.linger)
+		defer t.Stop()
+		lingered = t.C
+	default:
 		return batch
 	}
-	idle := b.busy()
 	for len(batch) < b.min {
 		select {
 		case it := <-b.work:
 			batch = append(batch, it)
 		case <-idle:
+			return batch
+		case <-lingered:
 			return batch
 		case <-b.stop:
 			return batch

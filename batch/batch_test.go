@@ -265,3 +265,44 @@ func TestPipelined(t *testing.T) {
 		t.Errorf("batches %v, want [1 8]", sizes)
 	}
 }
+
+// TestLingering: a lingering batch below its minimum waits for more jobs and is written as
+// soon as it has them, never a job at a time; one still short of it is written when the
+// Batcher stops, not left to its linger.
+func TestLingering(t *testing.T) {
+	var mu sync.Mutex
+	var sizes []int
+	b := NewLingering(100, 3, time.Hour, func(jobs []*job) {
+		mu.Lock()
+		sizes = append(sizes, len(jobs))
+		mu.Unlock()
+		for _, j := range jobs {
+			j.result = j.n * 2
+		}
+	})
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			j := &job{n: i}
+			if err := b.Do(context.Background(), j); err != nil || j.result != 2*i {
+				t.Errorf("job %d: %v, result %d", i, err, j.result)
+			}
+		}()
+		time.Sleep(10 * time.Millisecond) // one at a time
+	}
+	wg.Wait()
+	lone := make(chan error, 1)
+	go func() { lone <- b.Do(context.Background(), &job{n: 9}) }()
+	time.Sleep(50 * time.Millisecond) // queued, lingering
+	b.Close()
+	if err := <-lone; err != nil {
+		t.Errorf("the lone job: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(sizes) != 2 || sizes[0] != 3 || sizes[1] != 1 {
+		t.Errorf("batches %v, want [3 1]", sizes)
+	}
+}
