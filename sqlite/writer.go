@@ -16,6 +16,15 @@ import (
 // maxBatch bounds how many ingestions one transaction writes.
 const maxBatch = 256
 
+// A batch of webhook delivery outcomes below minOutcomes waits up to outcomeLinger for more:
+// they arrive one per attempt, and while deliveries flow, one transaction for a few of them
+// cost the writing connection about 100 µs per outcome (the transaction's begin and commit,
+// the same pages written again). The dispatcher does not wait for its outcomes to go on.
+const (
+	minOutcomes   = 64
+	outcomeLinger = 10 * time.Millisecond
+)
+
 // writeTimeout bounds one batch; it does not follow any single request's context, so one
 // client giving up cannot abort the writes of the others.
 const writeTimeout = 30 * time.Second
@@ -61,7 +70,7 @@ func newWriter(ctx context.Context, s *Store, obs tenants.Observer) (*Writer, er
 	w := &Writer{s: s, st: st, stop: make(chan struct{}), sync: newSyncer(s.path + "-wal"), cp: checkpointer{db: s.cp},
 		multi: map[string]*sql.Stmt{}}
 	w.batch = batch.NewPipelined(maxBatch, minBatch, w.write, w.sync.busy, batch.Observer(obs))
-	w.deliveries = batch.New(maxBatch, w.updateDeliveries)
+	w.deliveries = batch.NewLingering(maxBatch, minOutcomes, outcomeLinger, w.updateDeliveries)
 	w.background.Add(2)
 	go w.scrubber()
 	go w.cp.run(w.stop, w.background.Done)
