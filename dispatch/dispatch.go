@@ -110,8 +110,8 @@ type Dispatcher struct {
 	nQueued int
 	// more says the last pass may have left due deliveries it did not start or queue (its
 	// read was full, or left out the endpoints that could take no more): the endpoint whose
-	// busy deliveries are all done then kicks a pass at once (busyOf), instead of leaving
-	// them to the next poll.
+	// queue runs dry (work), or whose busy deliveries are all done (busyOf), then kicks a pass
+	// at once, instead of leaving them to the next poll.
 	more bool
 	kick chan struct{}
 	// busyOf counts the busy deliveries per endpoint: the one whose count drops to 0 kicks the
@@ -127,8 +127,11 @@ type Dispatcher struct {
 // NewDispatcher returns a dispatcher over repo.
 func NewDispatcher(repo tenants.OutboxRepo, cfg Config, log *slog.Logger, now func() time.Time) *Dispatcher {
 	cfg = cfg.withDefaults()
+	// An endpoint's connections stay open between its attempts, as many as it may have in
+	// flight: with fewer kept, each attempt beyond them would open a connection (and a TLS
+	// session) of its own.
 	tr := &http.Transport{DialContext: cfg.Policy.Dialer().DialContext, Proxy: nil,
-		TLSHandshakeTimeout: cfg.Timeout, MaxIdleConnsPerHost: 2}
+		TLSHandshakeTimeout: cfg.Timeout, MaxIdleConnsPerHost: cfg.PerEndpoint}
 	client := &http.Client{Transport: tr, Timeout: cfg.Timeout,
 		// A redirect could lead anywhere: it counts as a failed attempt.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
@@ -304,11 +307,18 @@ func (d *Dispatcher) work(ctx context.Context, ep string, dl tenants.Delivery) {
 		q := d.queued[ep]
 		if on && len(q) > 0 {
 			dl = q[0]
+			// Taking the last one queued, while the last pass left due deliveries behind:
+			// the next pass refills the queue now, while this attempt runs, rather than once
+			// every busy delivery of the endpoint has its outcome stored.
+			refill := len(q) == 1 && d.more
 			if d.queued[ep] = q[1:]; len(q) == 1 {
 				delete(d.queued, ep)
 			}
 			d.nQueued--
 			d.mu.Unlock()
+			if refill {
+				d.kickPass()
+			}
 			continue
 		}
 		for _, left := range q {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -171,6 +172,8 @@ type memDeliveries struct {
 	dueReads   int
 	widestRead int
 	rowsRead   int // deliveries the due reads returned
+	// onDue, when set, is called at each due read (m.mu held).
+	onDue func()
 }
 
 func newMemDeliveries() *memDeliveries {
@@ -205,6 +208,9 @@ func (m *memDeliveries) Due(_ context.Context, now time.Time, limit int, skip []
 	defer m.mu.Unlock()
 	m.dueReads++
 	m.widestRead = max(m.widestRead, limit)
+	if m.onDue != nil {
+		m.onDue()
+	}
 	var out []tenants.Delivery
 	for _, k := range m.order {
 		if dl, ok := m.pending[k]; ok && !dl.NextAt.After(now) && !slices.Contains(skip, dl.EndpointID) {
@@ -358,5 +364,69 @@ func TestPerEndpointBoundsAttempts(t *testing.T) {
 		cancel()
 		<-done
 		srv.Close()
+	}
+}
+
+// TestEndpointConnectionsKept: an endpoint allowed more attempts in flight than the default
+// keeps its connections open between them, all of them, and does not get a new connection
+// for most of its deliveries.
+func TestEndpointConnectionsKept(t *testing.T) {
+	var conns atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(time.Millisecond) // the attempts overlap
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	const n, per = 300, 6
+	m := newMemDeliveries()
+	m.add("we_1", srv.URL, n, time.Now().Add(-time.Minute))
+	d := NewDispatcher(m, Config{Policy: webhook.Policy{AllowInsecure: true}, Interval: time.Hour, Timeout: time.Minute, PerEndpoint: per},
+		slog.New(slog.DiscardHandler), time.Now)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { d.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	await(t, "the deliveries", func() bool { return m.deliveredTo("we_1") == n })
+	// Each attempt in flight may open one; a connection closed after each attempt above the
+	// idle ones kept would open hundreds.
+	if got := conns.Load(); got > 3*per {
+		t.Errorf("%d connections for %d deliveries with %d attempts in flight", got, n, per)
+	}
+}
+
+// TestQueueRefilledWhileAttemptsRun: the attempt that takes the last delivery queued for its
+// endpoint starts the next read of the due deliveries while it runs, so the endpoint's queue
+// is refilled without a pause, rather than once every busy delivery has its outcome stored.
+// The poll interval here is an hour: only the first pass is a poll.
+func TestQueueRefilledWhileAttemptsRun(t *testing.T) {
+	var open atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		open.Add(1)
+		defer open.Add(-1)
+		time.Sleep(20 * time.Millisecond)
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	const n = 300
+	m := newMemDeliveries()
+	m.add("we_1", srv.URL, n, time.Now().Add(-time.Minute))
+	var readsDuringAttempts int
+	m.onDue = func() {
+		if open.Load() > 0 {
+			readsDuringAttempts++
+		}
+	}
+	runDispatcher(t, m, time.Hour)
+	await(t, "the backlog delivered", func() bool { return m.deliveredTo("we_1") == n })
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if readsDuringAttempts == 0 {
+		t.Errorf("none of %d reads of the due deliveries ran while an attempt did", m.dueReads)
 	}
 }
