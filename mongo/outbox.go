@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/consentforms/consentforms/batch"
 	"github.com/consentforms/consentforms/tenants"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -15,6 +16,28 @@ import (
 // docs/WEBHOOKS.md §Guarantees explains, so that an acknowledged change never loses its event.
 type Outbox struct {
 	endpoints, events, deliveries *mongo.Collection
+	// outcomes batches the outcomes of delivery attempts (Update).
+	outcomes *batch.Batcher[*outcome]
+}
+
+// A batch of delivery outcomes below minOutcomes waits up to outcomeLinger for more: they
+// arrive one per attempt, and one bulk write (one round trip) then stores many. The
+// dispatcher does not wait for an outcome to go on with the endpoint's next attempt.
+const (
+	minOutcomes   = 64
+	outcomeLinger = 10 * time.Millisecond
+)
+
+// outcome is an Update waiting for its batch, and its result.
+type outcome struct {
+	d   tenants.Delivery
+	err error
+}
+
+func newOutbox(db *mongo.Database) *Outbox {
+	r := &Outbox{endpoints: db.Collection(colEndpoints), events: db.Collection(colOutbox), deliveries: db.Collection(colDeliveries)}
+	r.outcomes = batch.NewLingering(maxBatch, minOutcomes, outcomeLinger, r.updateDeliveries)
+	return r
 }
 
 var _ tenants.OutboxRepo = (*Outbox)(nil)
@@ -148,11 +171,44 @@ func (r *Outbox) Due(ctx context.Context, now time.Time, limit int, skip []strin
 }
 
 // Update implements tenants.OutboxRepo.
+// Outcomes are written in batches (updateDeliveries).
 func (r *Outbox) Update(ctx context.Context, d tenants.Delivery) error {
-	set := bson.D{{Key: "status", Value: d.Status}, {Key: "attempts", Value: d.Attempts}, {Key: "nextAt", Value: d.NextAt},
-		{Key: "lastAt", Value: d.LastAt}, {Key: "lastResult", Value: d.LastResult}}
-	return updateOne(ctx, r.deliveries, "update webhook delivery",
-		bson.D{{Key: "tenantId", Value: d.TenantID}, {Key: "_id", Value: d.EndpointID + "/" + d.EventID}}, bson.D{{Key: "$set", Value: set}})
+	j := &outcome{d: d}
+	if err := r.outcomes.Do(ctx, j); err != nil {
+		return err
+	}
+	return j.err
+}
+
+// updateDeliveries writes a batch of outcomes in one unordered bulk write. Should it fail, or
+// match fewer deliveries than it holds (one was deleted with its endpoint), each outcome is
+// written on its own, so that an error or ErrNotFound reaches only the update it belongs to.
+// Writing an outcome twice sets the same values.
+func (r *Outbox) updateDeliveries(jobs []*outcome) {
+	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+	defer cancel()
+	if len(jobs) > 1 {
+		models := make([]mongo.WriteModel, len(jobs))
+		for i, j := range jobs {
+			models[i] = mongo.NewUpdateOneModel().SetFilter(deliveryFilter(j.d)).SetUpdate(outcomeUpdate(j.d))
+		}
+		res, err := r.deliveries.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
+		if err == nil && res.MatchedCount == int64(len(jobs)) {
+			return
+		}
+	}
+	for _, j := range jobs {
+		j.err = updateOne(ctx, r.deliveries, "update webhook delivery", deliveryFilter(j.d), outcomeUpdate(j.d))
+	}
+}
+
+func deliveryFilter(d tenants.Delivery) bson.D {
+	return bson.D{{Key: "tenantId", Value: d.TenantID}, {Key: "_id", Value: d.EndpointID + "/" + d.EventID}}
+}
+
+func outcomeUpdate(d tenants.Delivery) bson.D {
+	return bson.D{{Key: "$set", Value: bson.D{{Key: "status", Value: d.Status}, {Key: "attempts", Value: d.Attempts},
+		{Key: "nextAt", Value: d.NextAt}, {Key: "lastAt", Value: d.LastAt}, {Key: "lastResult", Value: d.LastResult}}}}
 }
 
 // Deliveries implements tenants.OutboxRepo.

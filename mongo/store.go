@@ -111,7 +111,6 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Staff = &Staff{c: s.db.Collection(colStaff)}
 	s.Sessions = &Sessions{c: s.db.Collection(colSessions)}
 	s.Bulk = &Bulk{c: s.db.Collection(colBulk)}
-	s.Outbox = &Outbox{endpoints: s.db.Collection(colEndpoints), events: s.db.Collection(colOutbox), deliveries: s.db.Collection(colDeliveries)}
 	s.Tokens = &WebhookTokens{c: s.db.Collection(colTokens)}
 	s.Audit = &Audit{c: s.db.Collection(colAudit), seq: &s.seq}
 	s.Audit.chains = &chains{links: s.db.Collection(colAuditLinks), audit: s.Audit, mine: map[string]tenants.ChainHead{}}
@@ -131,6 +130,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		_ = client.Disconnect(context.WithoutCancel(ctx))
 		return nil, err
 	}
+	s.Outbox = newOutbox(s.db)
 	s.Writer = newWriter(s, cfg.Observer)
 	return s, nil
 }
@@ -160,6 +160,9 @@ func (s *Store) Ping(ctx context.Context) error {
 func (s *Store) Close(ctx context.Context) error {
 	if s.Writer != nil {
 		s.Writer.close()
+	}
+	if s.Outbox != nil {
+		s.Outbox.outcomes.Close()
 	}
 	return translate("disconnect", s.client.Disconnect(ctx))
 }

@@ -294,8 +294,9 @@ func testOutboxExpiry(t *testing.T, open Open) {
 }
 
 // testOutboxConcurrentUpdates stores the outcomes of many attempts arriving at once (a store
-// may write them together): each is stored as its own, and the outcome of a delivery that
-// does not exist is ErrNotFound for that one alone.
+// may write them together): each is stored as its own, also when all of them can be stored
+// and when the outcome of a delivery that does not exist is among them, which is ErrNotFound
+// for that one alone.
 func testOutboxConcurrentUpdates(t *testing.T, open Open) {
 	s := open(t)
 	const n = 40
@@ -306,37 +307,46 @@ func testOutboxConcurrentUpdates(t *testing.T, open Open) {
 	if got := waiting(t, s); got != "[m1]" {
 		t.Fatalf("waiting = %s", got)
 	}
-	evID := "m1"
 	last := t0.Add(sec(3))
-	errs := make([]error, n+1)
-	var wg sync.WaitGroup
-	for i := range n + 1 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			d := tenants.Delivery{EndpointID: fmt.Sprintf("e%02d", i), EventID: evID, TenantID: "a", CreatedAt: t0.Add(sec(1)),
-				Status: tenants.DeliveryDelivered, Attempts: 1, NextAt: last, LastAt: &last, LastResult: fmt.Sprint(200 + i)}
-			if i == n {
-				d.EventID = "no-such-event"
+	// updateAll stores an outcome per endpoint at once, and one of a missing delivery with
+	// missing, and checks each is answered as its own.
+	updateAll := func(status string, result int, missing bool) {
+		t.Helper()
+		errs := make([]error, n+1)
+		var wg sync.WaitGroup
+		for i := range n + 1 {
+			if i == n && !missing {
+				break
 			}
-			errs[i] = s.Outbox.Update(ctx, d)
-		}()
-	}
-	wg.Wait()
-	for i, err := range errs[:n] {
-		if err != nil {
-			t.Errorf("Update of e%02d = %v", i, err)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				d := tenants.Delivery{EndpointID: fmt.Sprintf("e%02d", i), EventID: "m1", TenantID: "a", CreatedAt: t0.Add(sec(1)),
+					Status: status, Attempts: 1, NextAt: last, LastAt: &last, LastResult: fmt.Sprint(result + i)}
+				if i == n {
+					d.EventID = "no-such-event"
+				}
+				errs[i] = s.Outbox.Update(ctx, d)
+			}()
+		}
+		wg.Wait()
+		for i, err := range errs[:n] {
+			if err != nil {
+				t.Errorf("Update of e%02d = %v", i, err)
+			}
+		}
+		if missing && !errors.Is(errs[n], tenants.ErrNotFound) {
+			t.Errorf("Update of a missing delivery = %v, want ErrNotFound", errs[n])
+		}
+		for i := range n {
+			log, err := s.Outbox.Deliveries(ctx, "a", fmt.Sprintf("e%02d", i), 10)
+			if err != nil || len(log) != 1 || log[0].Status != status || log[0].LastResult != fmt.Sprint(result+i) {
+				t.Errorf("delivery log of e%02d = %+v, %v", i, log, err)
+			}
 		}
 	}
-	if !errors.Is(errs[n], tenants.ErrNotFound) {
-		t.Errorf("Update of a missing delivery = %v, want ErrNotFound", errs[n])
-	}
-	for i := range n {
-		log, err := s.Outbox.Deliveries(ctx, "a", fmt.Sprintf("e%02d", i), 10)
-		if err != nil || len(log) != 1 || log[0].Status != tenants.DeliveryDelivered || log[0].LastResult != fmt.Sprint(200+i) {
-			t.Errorf("delivery log of e%02d = %+v, %v", i, log, err)
-		}
-	}
+	updateAll(tenants.DeliveryPending, 500, false)
+	updateAll(tenants.DeliveryDelivered, 200, true)
 	if due, _ := s.Outbox.Due(ctx, t0.Add(time.Hour), 100, nil); len(due) != 0 {
 		t.Errorf("Due after every delivery was delivered = %+v", due)
 	}
