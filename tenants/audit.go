@@ -1,9 +1,7 @@
 package tenants
 
 import (
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
@@ -75,16 +73,14 @@ func NewAuditID(now time.Time) string {
 
 // Hasher turns identifiers into keyed hashes (HMAC-SHA-256 with a server secret), so
 // that lookups and audit entries can correlate one person without holding the identifier.
-type Hasher struct{ key []byte }
+type Hasher struct{ mac MAC }
 
 // NewHasher returns a Hasher with the given secret.
-func NewHasher(secret []byte) Hasher { return Hasher{key: secret} }
+func NewHasher(secret []byte) Hasher { return Hasher{mac: NewMAC(secret)} }
 
 // Hash returns the keyed hash of a normalised identifier in a tenant, namespaced by kind
 // ("e" for e-mail, "p" for phone; "me" and "mp" for the same identifiers mentioned in another
 // person's record, docs/STORAGE.md).
 func (h Hasher) Hash(tenantID, kind, normalised string) string {
-	m := hmac.New(sha256.New, h.key)
-	m.Write([]byte(tenantID + "\x00" + kind + "\x00" + normalised))
-	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+	return base64.RawURLEncoding.EncodeToString(h.mac.Sum([]byte(tenantID + "\x00" + kind + "\x00" + normalised)))
 }

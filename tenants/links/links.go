@@ -44,14 +44,14 @@ type Claims struct {
 func (c Claims) RecordID() string { return tenants.RecordID(c.TenantID, c.Record, c.PublicID) }
 
 // Signer signs and verifies tokens.
-type Signer struct{ key []byte }
+type Signer struct{ m tenants.MAC }
 
 // NewSigner returns a signer whose key is derived from secret (the server's HMAC key), so
 // that a token's signature never equals a match key made with the same secret.
 func NewSigner(secret []byte) *Signer {
 	m := hmac.New(sha256.New, secret)
 	m.Write([]byte("consentforms links v1"))
-	return &Signer{key: m.Sum(nil)}
+	return &Signer{m: tenants.NewMAC(m.Sum(nil))}
 }
 
 // sep separates a token's fields: no id alphabet holds it.
@@ -68,9 +68,7 @@ func (s *Signer) Sign(c Claims) string {
 }
 
 func (s *Signer) mac(body []byte) []byte {
-	m := hmac.New(sha256.New, s.key)
-	m.Write(body)
-	return m.Sum(nil)[:18]
+	return s.m.Sum(body)[:18]
 }
 
 // Parse verifies token and returns its claims (ErrInvalid when it is malformed or its
