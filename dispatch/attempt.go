@@ -69,11 +69,12 @@ func (d *Dispatcher) delay(n int) time.Duration {
 // a short error class) and whether it was a 2xx.
 func (d *Dispatcher) send(ctx context.Context, ep tenants.Endpoint, dl tenants.Delivery) (string, bool) {
 	ts := d.now()
-	sig, err := webhook.Sign(ep.Secret, dl.EventID, ts, []byte(dl.Payload))
+	body := []byte(dl.Payload)
+	sig, err := webhook.Sign(ep.Secret, dl.EventID, ts, body)
 	if err != nil {
 		return "bad secret", false
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.URL, bytes.NewReader([]byte(dl.Payload)))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.URL, bytes.NewReader(body))
 	if err != nil {
 		return "bad url", false
 	}
