@@ -12,20 +12,29 @@ type job struct {
 	result int
 }
 
+// recordAndDouble returns a write that appends each batch's size to sizes (under mu) and
+// answers each job with twice its n.
+func recordAndDouble(mu *sync.Mutex, sizes *[]int) func(jobs []*job) {
+	return func(jobs []*job) {
+		mu.Lock()
+		*sizes = append(*sizes, len(jobs))
+		mu.Unlock()
+		for _, j := range jobs {
+			j.result = j.n * 2
+		}
+	}
+}
+
 // TestBatches: concurrent jobs are written in batches no larger than max, each job's result
 // is there when Do returns, and jobs queued at Close are still written.
 func TestBatches(t *testing.T) {
 	var mu sync.Mutex
 	var sizes []int
 	release := make(chan struct{})
+	write := recordAndDouble(&mu, &sizes)
 	b := New(4, func(jobs []*job) {
 		<-release
-		mu.Lock()
-		sizes = append(sizes, len(jobs))
-		mu.Unlock()
-		for _, j := range jobs {
-			j.result = j.n * 2
-		}
+		write(jobs)
 	})
 	var wg sync.WaitGroup
 	jobs := make([]*job, 10)
@@ -272,14 +281,7 @@ func TestPipelined(t *testing.T) {
 func TestLingering(t *testing.T) {
 	var mu sync.Mutex
 	var sizes []int
-	b := NewLingering(100, 3, time.Hour, func(jobs []*job) {
-		mu.Lock()
-		sizes = append(sizes, len(jobs))
-		mu.Unlock()
-		for _, j := range jobs {
-			j.result = j.n * 2
-		}
-	})
+	b := NewLingering(100, 3, time.Hour, recordAndDouble(&mu, &sizes))
 	var wg sync.WaitGroup
 	for i := range 3 {
 		wg.Add(1)
