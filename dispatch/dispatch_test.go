@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/consentforms/consentforms/dispatch/dispatchtest"
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/webhook"
 )
@@ -333,18 +334,7 @@ func TestSlowEndpointBacklogHidesNothing(t *testing.T) {
 // deliveries are due.
 func TestPerEndpointBoundsAttempts(t *testing.T) {
 	for _, c := range []struct{ set, want int }{{0, 2}, {5, 5}, {MaxPerEndpoint + 10, MaxPerEndpoint}} {
-		var open, most atomic.Int64
-		release := make(chan struct{})
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			n := open.Add(1)
-			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
-			}
-			select {
-			case <-release:
-			case <-r.Context().Done():
-			}
-			open.Add(-1)
-		}))
+		srv := dispatchtest.NewHolding()
 		m := newMemDeliveries()
 		m.add("we_1", srv.URL, 100, time.Now().Add(-time.Minute))
 		d := NewDispatcher(m, Config{Policy: webhook.Policy{AllowInsecure: true}, Interval: 5 * time.Millisecond, Timeout: time.Minute, PerEndpoint: c.set},
@@ -352,15 +342,15 @@ func TestPerEndpointBoundsAttempts(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() { d.Run(ctx); close(done) }()
-		await(t, fmt.Sprintf("%d attempts in flight", c.want), func() bool { return open.Load() == int64(c.want) })
+		await(t, fmt.Sprintf("%d attempts in flight", c.want), func() bool { return srv.Open() == int64(c.want) })
 		m.mu.Lock()
 		reads := m.dueReads
 		m.mu.Unlock()
 		await(t, "five more passes", func() bool { m.mu.Lock(); defer m.mu.Unlock(); return m.dueReads >= reads+5 })
-		if got := most.Load(); got != int64(c.want) {
+		if got := srv.Most(); got != int64(c.want) {
 			t.Errorf("PerEndpoint %d: %d attempts in flight at most, want %d", c.set, got, c.want)
 		}
-		close(release)
+		srv.Release()
 		cancel()
 		<-done
 		srv.Close()

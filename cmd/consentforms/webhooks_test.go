@@ -13,10 +13,10 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/consentforms/consentforms/dispatch/dispatchtest"
 	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
@@ -250,20 +250,8 @@ func TestWebhookEndpointDisabled(t *testing.T) {
 // setting named.
 func TestWebhookPerEndpointSetting(t *testing.T) {
 	t.Parallel()
-	var open, most atomic.Int64
-	release := make(chan struct{})
-	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n := open.Add(1)
-		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
-		}
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-		open.Add(-1)
-	}))
+	rcv := dispatchtest.NewHolding()
 	t.Cleanup(rcv.Close)
-	t.Cleanup(func() { close(release) })
 	// The attempts held open must not time out meanwhile: one that did would end in the
 	// server before the receiver saw its request go, and the next would overlap it here.
 	s := startServer(t, append(webhookEnv, "CONSENTFORMS_WEBHOOK_PER_ENDPOINT=3", "CONSENTFORMS_WEBHOOK_TIMEOUT=60s")...)
@@ -274,15 +262,15 @@ func TestWebhookPerEndpointSetting(t *testing.T) {
 		subscriber(t, s, k, fmt.Sprintf("p%d", i), fmt.Sprintf("p%d@example.org", i), "")
 	}
 	bound := time.Now().Add(30 * time.Second)
-	for open.Load() < 3 {
+	for rcv.Open() < 3 {
 		if time.Now().After(bound) {
-			t.Fatalf("%d attempts in flight after 30 s; want 3", open.Load())
+			t.Fatalf("%d attempts in flight after 30 s; want 3", rcv.Open())
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
 	// Passes go on every 20 ms (webhookEnv) while three more events wait: none adds a fourth.
 	time.Sleep(200 * time.Millisecond)
-	if got := most.Load(); got != 3 {
+	if got := rcv.Most(); got != 3 {
 		t.Errorf("%d attempts in flight to the endpoint at most; want 3", got)
 	}
 
