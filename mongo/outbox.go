@@ -170,8 +170,7 @@ func (r *Outbox) Due(ctx context.Context, now time.Time, limit int, skip []strin
 		options.Find().SetSort(bson.D{asc("status"), asc("nextAt")}).SetLimit(int64(limit)))
 }
 
-// Update implements tenants.OutboxRepo.
-// Outcomes are written in batches (updateDeliveries).
+// Update implements tenants.OutboxRepo: the outcome waits for its batch (updateDeliveries).
 func (r *Outbox) Update(ctx context.Context, d tenants.Delivery) error {
 	j := &outcome{d: d}
 	if err := r.outcomes.Do(ctx, j); err != nil {

@@ -181,8 +181,8 @@ func (r *Outbox) Due(ctx context.Context, now time.Time, limit int, skip []strin
 }
 
 // Update implements tenants.OutboxRepo. Outcomes arrive one per attempt, from many attempts
-// at once: they are written in batches (one transaction each, updateDeliveries), not one
-// transaction each, which took the writing connection from intake once per delivery.
+// at once: they are written in batches, one transaction a batch (updateDeliveries), not one
+// transaction an outcome, which took the writing connection from intake once per delivery.
 func (r *Outbox) Update(ctx context.Context, d tenants.Delivery) error {
 	j := &deliveryUpdate{d: d}
 	if err := r.s.Writer.deliveries.Do(ctx, j); err != nil {
