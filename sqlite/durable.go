@@ -3,6 +3,8 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,8 +36,20 @@ const minBatch = 32
 // restartFrames is the log length (pages) at which the writer completes a checkpoint itself.
 const restartFrames = 16000
 
-// checkpointEvery is how often the checkpointer copies the log into the database file.
-const checkpointEvery = 200 * time.Millisecond
+// checkpointEvery is how often the checkpointer looks at the log. It copies the log into the
+// database file once checkpointFrames pages wait there, or once any page waited quietEvery.
+//
+// A log copied whole is started again from its beginning by the next commit, and that commit
+// then fsyncs the log's new header before writing its pages: a second fsync in the request's
+// path. Copying every few hundred milliseconds whatever the log held made nearly every
+// isolated write in a quiet store (an unsubscribe, an erasure, a lone submission) wait for
+// two fsyncs. Under load the log grows by far more than checkpointFrames between two looks,
+// so the copies come as often as before.
+const (
+	checkpointEvery  = 200 * time.Millisecond
+	checkpointFrames = 256
+	quietEvery       = 10 * time.Second
+)
 
 // syncer fsyncs the write-ahead log for the batches committed without waiting for the disk,
 // and then answers them, in commit order.
@@ -127,11 +141,15 @@ func (y *syncer) close() {
 	<-y.stopped
 }
 
-// checkpointer copies the log into the database file every checkpointEvery on its own
-// connection, and remembers how long the log is.
+// checkpointer copies the log into the database file on its own connection (see
+// checkpointEvery), and remembers how long the log is.
 type checkpointer struct {
-	db     *sql.DB
-	frames atomic.Int64 // the log's length at the last checkpoint, in pages
+	db   *sql.DB
+	path string // the database file: its log is path-wal, the log's index path-shm
+	// frames is the log's length at the last look, in pages.
+	frames atomic.Int64
+	// unsynced is set by the writer after commits that did not wait for the disk.
+	unsynced atomic.Bool
 }
 
 // passiveCheckpoint runs a passive checkpoint on q and returns the log's length and how much of it
@@ -148,11 +166,30 @@ func (c *checkpointer) run(stop <-chan struct{}, done func()) {
 	defer done()
 	t := time.NewTicker(checkpointEvery)
 	defer t.Stop()
+	var waiting time.Time // since when pages of the log wait to be copied
 	for {
 		select {
 		case <-stop:
 			return
 		case <-t.C:
+			if frames, copied, ok := logState(c.path + "-shm"); ok {
+				c.frames.Store(int64(frames))
+				if frames == copied {
+					waiting = time.Time{}
+					continue
+				}
+				if waiting.IsZero() {
+					waiting = time.Now()
+				}
+				if frames-copied < checkpointFrames && time.Since(waiting) < quietEvery {
+					// Not worth a copy yet. Commits that did not wait for the disk (webhook
+					// outcomes) are made durable as a copy would have: by an fsync of the log.
+					if c.unsynced.Swap(false) {
+						_ = syncFile(c.path + "-wal")
+					}
+					continue
+				}
+			}
 			ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 			// An error or a partial copy (a reader on an older snapshot) is made up next time.
 			if frames, _, err := passiveCheckpoint(ctx, c.db); err == nil {
@@ -161,4 +198,22 @@ func (c *checkpointer) run(stop <-chan struct{}, done func()) {
 			cancel()
 		}
 	}
+}
+
+// logState reads the log's length and how much of it is copied into the database file (its
+// "mxFrame" and "nBackfill") from the log's index, whose layout SQLite documents ("WAL-index
+// format"): native byte order, mxFrame at byte 16 of the header, nBackfill at byte 96. ok is
+// false where the index cannot be read; the checkpointer then copies as it always did.
+func logState(shm string) (frames, copied uint32, ok bool) {
+	f, err := os.Open(shm)
+	if err != nil {
+		return 0, 0, false
+	}
+	defer f.Close()
+	var b [100]byte
+	if _, err := f.ReadAt(b[:], 0); err != nil {
+		return 0, 0, false
+	}
+	frames, copied = binary.NativeEndian.Uint32(b[16:]), binary.NativeEndian.Uint32(b[96:])
+	return frames, copied, copied <= frames
 }

@@ -67,7 +67,7 @@ func newWriter(ctx context.Context, s *Store, obs tenants.Observer) (*Writer, er
 	if err != nil {
 		return nil, err
 	}
-	w := &Writer{s: s, st: st, stop: make(chan struct{}), sync: newSyncer(s.path + "-wal"), cp: checkpointer{db: s.cp},
+	w := &Writer{s: s, st: st, stop: make(chan struct{}), sync: newSyncer(s.path + "-wal"), cp: checkpointer{db: s.cp, path: s.path},
 		multi: map[string]*sql.Stmt{}}
 	w.batch = batch.NewPipelined(maxBatch, minBatch, w.write, w.sync.busy, batch.Observer(obs))
 	w.deliveries = batch.NewLingering(maxBatch, minOutcomes, outcomeLinger, w.updateDeliveries)
@@ -154,6 +154,7 @@ func (w *Writer) unsynced(ctx context.Context, fn func(conn *sql.Conn) error) er
 			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
 		}
 	}()
+	defer w.cp.unsynced.Store(true)
 	return fn(conn)
 }
 

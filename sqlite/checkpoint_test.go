@@ -1,0 +1,57 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/consentforms/consentforms/tenants"
+)
+
+// TestQuietLogNotRestarted: in a quiet store the checkpointer leaves a short log alone, so
+// that the next commit appends to it instead of starting it again (which costs that commit a
+// second fsync, of the log's new header); once checkpointFrames pages wait, it copies them.
+func TestQuietLogNotRestarted(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, Config{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	shm := s.Writer.cp.path + "-shm"
+	ingest := func(id string, size int) {
+		rec := tenants.Record{ID: tenants.RecordID("a", tenants.KindFormSubmission, id), TenantID: "a",
+			Kind: tenants.KindFormSubmission, PublicID: id, CreatedAt: time.Now(), MatchKeys: []string{"k" + id},
+			Payload: map[string]any{"note": strings.Repeat("n", size)}}
+		if _, err := s.Writer.Ingest(ctx, tenants.Ingestion{Record: rec}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ingest("first", 10)
+	time.Sleep(3 * checkpointEvery)
+	f1, c1, ok := logState(shm)
+	if !ok || f1 == 0 || c1 == f1 {
+		t.Fatalf("after a quiet %v the log holds %d pages, %d copied (read %v): want a short log left alone", 3*checkpointEvery, f1, c1, ok)
+	}
+	ingest("second", 10)
+	if f2, _, _ := logState(shm); f2 <= f1 {
+		t.Fatalf("the next commit started the log again (%d pages, before %d)", f2, f1)
+	}
+
+	for i := range 40 {
+		ingest(fmt.Sprint("big", i), 30000) // several overflow pages each
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		frames, copied, _ := logState(shm)
+		if frames >= checkpointFrames && copied == frames {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("5 s after %d pages were written, %d are copied", frames, copied)
+		}
+		time.Sleep(checkpointEvery / 2)
+	}
+}
