@@ -20,7 +20,6 @@ func TestQuietLogNotRestarted(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close(ctx)
-	shm := s.Writer.cp.path + "-shm"
 	ingest := func(id string, size int) {
 		rec := tenants.Record{ID: tenants.RecordID("a", tenants.KindFormSubmission, id), TenantID: "a",
 			Kind: tenants.KindFormSubmission, PublicID: id, CreatedAt: time.Now(), MatchKeys: []string{"k" + id},
@@ -31,12 +30,12 @@ func TestQuietLogNotRestarted(t *testing.T) {
 	}
 	ingest("first", 10)
 	time.Sleep(3 * checkpointEvery)
-	f1, c1, ok := logState(shm)
+	f1, c1, ok := s.Writer.cp.logState()
 	if !ok || f1 == 0 || c1 == f1 {
 		t.Fatalf("after a quiet %v the log holds %d pages, %d copied (read %v): want a short log left alone", 3*checkpointEvery, f1, c1, ok)
 	}
 	ingest("second", 10)
-	if f2, _, _ := logState(shm); f2 <= f1 {
+	if f2, _, _ := s.Writer.cp.logState(); f2 <= f1 {
 		t.Fatalf("the next commit started the log again (%d pages, before %d)", f2, f1)
 	}
 
@@ -45,7 +44,7 @@ func TestQuietLogNotRestarted(t *testing.T) {
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		frames, copied, _ := logState(shm)
+		frames, copied, _ := s.Writer.cp.logState()
 		if frames >= checkpointFrames && copied == frames {
 			break
 		}

@@ -152,6 +152,50 @@ type checkpointer struct {
 	unsynced atomic.Bool
 }
 
+// logIndexes are the log index files (FileName-shm) the checkpointers of this process opened,
+// by path, with the number of open stores on that path. They stay open until the last of
+// those stores closed its connections: closing any descriptor of a file drops every POSIX
+// lock the process holds on that file, and SQLite keeps its locks of the log on the index
+// (another process, a sqlite3 shell say, would then take the index for unused and reset it).
+var logIndexes = struct {
+	sync.Mutex
+	m map[string]*logIndex
+}{m: map[string]*logIndex{}}
+
+type logIndex struct {
+	files  []*os.File // opened at the path, the current file last
+	stores int
+}
+
+// openIndex counts a store on path in; closeIndex counts it out, once its connections are
+// closed, and closes the index files the last store's leaving leaves unused.
+func openIndex(path string) {
+	logIndexes.Lock()
+	defer logIndexes.Unlock()
+	x := logIndexes.m[path]
+	if x == nil {
+		x = &logIndex{}
+		logIndexes.m[path] = x
+	}
+	x.stores++
+}
+
+func closeIndex(path string) {
+	logIndexes.Lock()
+	defer logIndexes.Unlock()
+	x := logIndexes.m[path]
+	if x == nil {
+		return
+	}
+	if x.stores--; x.stores > 0 {
+		return
+	}
+	for _, f := range x.files {
+		_ = f.Close()
+	}
+	delete(logIndexes.m, path)
+}
+
 // passiveCheckpoint runs a passive checkpoint on q and returns the log's length and how much of it
 // is in the database file.
 func passiveCheckpoint(ctx context.Context, q interface {
@@ -172,7 +216,7 @@ func (c *checkpointer) run(stop <-chan struct{}, done func()) {
 		case <-stop:
 			return
 		case <-t.C:
-			if frames, copied, ok := logState(c.path + "-shm"); ok {
+			if frames, copied, ok := c.logState(); ok {
 				c.frames.Store(int64(frames))
 				if frames == copied {
 					waiting = time.Time{}
@@ -204,16 +248,42 @@ func (c *checkpointer) run(stop <-chan struct{}, done func()) {
 // "mxFrame" and "nBackfill") from the log's index, whose layout SQLite documents ("WAL-index
 // format"): native byte order, mxFrame at byte 16 of the header, nBackfill at byte 96. ok is
 // false where the index cannot be read; the checkpointer then copies as it always did.
-func logState(shm string) (frames, copied uint32, ok bool) {
-	f, err := os.Open(shm)
-	if err != nil {
+func (c *checkpointer) logState() (frames, copied uint32, ok bool) {
+	f := c.indexFile()
+	if f == nil {
 		return 0, 0, false
 	}
-	defer f.Close()
 	var b [100]byte
 	if _, err := f.ReadAt(b[:], 0); err != nil {
 		return 0, 0, false
 	}
 	frames, copied = binary.NativeEndian.Uint32(b[16:]), binary.NativeEndian.Uint32(b[96:])
 	return frames, copied, copied <= frames
+}
+
+// indexFile returns the log index, opening it when this process has it open for no store
+// yet or SQLite made a new file; nil when it cannot be opened.
+func (c *checkpointer) indexFile() *os.File {
+	logIndexes.Lock()
+	defer logIndexes.Unlock()
+	x := logIndexes.m[c.path]
+	if x == nil {
+		return nil // the store is closing
+	}
+	path := c.path + "-shm"
+	now, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	if n := len(x.files); n > 0 {
+		if was, err := x.files[n-1].Stat(); err == nil && os.SameFile(was, now) {
+			return x.files[n-1]
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	x.files = append(x.files, f)
+	return f
 }

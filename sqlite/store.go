@@ -315,6 +315,9 @@ func (s *Store) Close(ctx context.Context) error {
 		errs = append(errs, s.cp.Close())
 	}
 	errs = append(errs, s.w.Close())
+	if s.Writer != nil {
+		closeIndex(s.path) // after the connections: see logIndexes
+	}
 	err := errors.Join(errs...)
 	if err == nil && (s.checked.Load() || s.carried.Load()) && s.damaged.Load() == nil {
 		if err := writeCleanMark(s.path); err != nil {

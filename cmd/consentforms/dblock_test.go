@@ -189,6 +189,16 @@ func TestOperatorReadKeepsServerLocks(t *testing.T) {
 	cli := func(args ...string) string { return dirCLI(t, dir, args...) }
 	c := startChild(t, dir)
 	db := filepath.Join(dir, sqlite.FileName)
+	// Some writes, and time for the server's background work on the files (its checkpointer
+	// looks at the log every 200 ms) to have run, before the operator comes.
+	for i := range 5 {
+		body := fmt.Sprintf(`{"form_id":"petition","submission_id":"early-%d","consent_to_general_contact_email":true,"email":"e%d@example.org"}`, i, i)
+		if st, _, b := c.post(t, acceptPath, key, body); st != 200 {
+			t.Fatalf("submission %d: %d %s", i, st, b)
+		}
+	}
+	time.Sleep(time.Second)
+	assertIndexLocked(t, db, c.cmd.Process.Pid)
 	// The operator's ordinary read, a whole shell session that opens and closes the file.
 	if got := shell(t, bin, db, "SELECT count(*) FROM tenants;"); got != "1" {
 		t.Fatalf("tenants = %q", got)
@@ -221,6 +231,26 @@ func TestOperatorReadKeepsServerLocks(t *testing.T) {
 	}
 	if got := shell(t, bin, db, "SELECT count(*) FROM records WHERE public_id LIKE 'lock-%';"); got != fmt.Sprint(n) {
 		t.Errorf("after SIGKILL the database holds %s of %d acknowledged submissions", got, n)
+	}
+}
+
+// assertIndexLocked fails unless process pid holds SQLite's read lock on the log index's
+// "dead man switch" byte (128 of db-shm in SQLite's unix VFS): a process that finds no such
+// lock takes the index for unused and resets it. Any descriptor of the file that the server
+// closes drops that lock.
+func assertIndexLocked(t *testing.T, db string, pid int) {
+	t.Helper()
+	f, err := os.Open(db + "-shm") // this process holds no lock there: closing drops nothing
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	lk := syscall.Flock_t{Type: syscall.F_WRLCK, Whence: 0, Start: 128, Len: 1}
+	if err := syscall.FcntlFlock(f.Fd(), syscall.F_GETLK, &lk); err != nil {
+		t.Fatal(err)
+	}
+	if lk.Type != syscall.F_RDLCK || int(lk.Pid) != pid {
+		t.Errorf("the server (pid %d) no longer holds its lock on the log index (lock type %d, pid %d)", pid, lk.Type, lk.Pid)
 	}
 }
 
