@@ -17,8 +17,8 @@ import (
 
 // benchStore seeds people × 2 records of each of the four kinds on the embedded store, starts
 // the real server on that data and times, over HTTP: erasures, unsubscribes and consent reads
-// of single persons, each admin page that reads many records, the admin's person search, the
-// audit CSV export, and a restart.
+// of single persons, unsubscribes and submissions arriving alone, each admin page that reads
+// many records, the admin's person search, the audit CSV export, and a restart.
 func benchStore(ctx context.Context, bin string, people, samples int, keep string) error {
 	dir, err := os.MkdirTemp("", "bench-store")
 	if err != nil {
@@ -54,6 +54,10 @@ func benchStore(ctx context.Context, bin string, people, samples int, keep strin
 		return err
 	}
 	if err := personOps(srv.url, key, people, samples); err != nil {
+		srv.stop()
+		return err
+	}
+	if err := loneOps(srv.url, key, people, samples); err != nil {
 		srv.stop()
 		return err
 	}
@@ -198,6 +202,43 @@ func personOps(url, key string, people, samples int) error {
 	printLatency("erasure of one person (8 records)", erasures)
 	return nil
 }
+
+// loneOps times writes that arrive alone, as most do outside a campaign's peak: unsubscribes
+// of samples persons (none of those personOps erased) and as many new submissions, each
+// loneGap after the one before, when the store has gone quiet (its checkpointer has looked at
+// the log since).
+func loneOps(url, key string, people, samples int) error {
+	var unsubs, submissions []time.Duration
+	step := people / (samples + 1)
+	for i := range samples {
+		p := 1 + personOffset + i*step + step/2
+		time.Sleep(loneGap)
+		status, body, d, err := call("POST", url+"/api/v1/brevo/unsubscribe", key, map[string]any{"email": email(p)})
+		if err != nil || status != 200 {
+			return fmt.Errorf("lone unsubscribe: %d %s %v", status, body, err)
+		}
+		unsubs = append(unsubs, d)
+	}
+	run := time.Now().UnixNano()
+	for i := range samples {
+		time.Sleep(loneGap)
+		status, body, d, err := call("POST", url+"/api/v1/forms/accept-submission", key, map[string]any{
+			"form_id": "petition", "submission_id": fmt.Sprintf("lone-%d-%d", run, i), "email": fmt.Sprintf("lone.%d.%d@example.org", run, i),
+			"first_name": "Lone", "consent_to_primary_purpose": true, "consent_to_primary_purpose_deadline_interval": "1y",
+			"consent_to_general_contact_email": true, "consent_to_general_contact_deadline_date": "2030-12-31",
+			"consent_source": "bench", "consent_ip_address": "192.0.2.10", "consent_timestamp": "2026-11-21T10:00:00Z"})
+		if err != nil || status != 200 {
+			return fmt.Errorf("lone submission: %d %s %v", status, body, err)
+		}
+		submissions = append(submissions, d)
+	}
+	printLatency("unsubscribe arriving alone (6 records)", unsubs)
+	printLatency("submission arriving alone", submissions)
+	return nil
+}
+
+// loneGap is the pause before each of loneOps' writes.
+const loneGap = 300 * time.Millisecond
 
 func printLatency(name string, d []time.Duration) {
 	slices.Sort(d)
