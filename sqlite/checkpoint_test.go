@@ -39,8 +39,14 @@ func TestQuietLogNotRestarted(t *testing.T) {
 		t.Fatalf("the next commit started the log again (%d pages, before %d)", f2, f1)
 	}
 
-	for i := range 40 {
+	for i := 0; ; i++ {
 		ingest(fmt.Sprint("big", i), 30000) // several overflow pages each
+		if frames, _, _ := s.Writer.cp.logState(); frames >= checkpointFrames {
+			break
+		}
+		if i == 1000 {
+			t.Fatal("the log never reached checkpointFrames pages")
+		}
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {
