@@ -125,7 +125,7 @@ bench-bin:
 bench-http: bench-bin ## accept-submission next to a parse-only ceiling (its own process): warm-up, rounds alternating, medians (BASE=bin/x alternates a second binary).
 	bin/bench http -bin bin/consentforms $(if $(BASE),-base $(BASE))
 
-bench-store: bench-bin ## 120k records on the embedded store: person operations and export, re-permission pages, admin pages, audit export, retention, restart.
+bench-store: bench-bin ## 120k records on the embedded store: person operations and export, writes arriving alone, re-permission pages, admin pages, audit export, retention, restart.
 	bin/bench store -bin bin/consentforms
 
 bench-crash: bench-bin ## SIGKILL under load on each store, then every acknowledged submission is read back.
