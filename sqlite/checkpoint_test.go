@@ -60,3 +60,37 @@ func TestQuietLogNotRestarted(t *testing.T) {
 		time.Sleep(checkpointEvery / 2)
 	}
 }
+
+// TestLogIndexKeptWhileAStoreUsesIt: two stores of one process on one file share the log
+// index's descriptor; closing one of them, even twice, leaves it open for the other (closing
+// it would drop SQLite's locks on the index for the whole process).
+func TestLogIndexKeptWhileAStoreUsesIt(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	a, err := Open(ctx, Config{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(ctx, Config{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close(ctx)
+	if _, _, ok := a.Writer.cp.logState(); !ok {
+		t.Fatal("the log index cannot be read")
+	}
+	_ = a.Close(ctx)
+	_ = a.Close(ctx)
+	logIndexes.Lock()
+	x := logIndexes.m[b.path]
+	logIndexes.Unlock()
+	if x == nil || x.stores != 1 {
+		t.Fatalf("after one of two stores closed (twice), the index is kept for %+v stores, want 1", x)
+	}
+	if _, _, ok := b.Writer.cp.logState(); !ok {
+		t.Fatal("the other store can no longer read the log index")
+	}
+	if f := x.files[len(x.files)-1]; f.Fd() == ^uintptr(0) {
+		t.Fatal("the index's descriptor was closed while a store uses it")
+	}
+}

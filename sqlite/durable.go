@@ -42,8 +42,8 @@ const restartFrames = 16000
 // A log copied whole is started again from its beginning by the next commit, and that commit
 // then fsyncs the log's new header before writing its pages: a second fsync in the request's
 // path. Copying every few hundred milliseconds whatever the log held made nearly every
-// isolated write in a quiet store (an unsubscribe, an erasure, a lone submission) wait for
-// two fsyncs. Under load the log grows by far more than checkpointFrames between two looks,
+// isolated write in a quiet store (an unsubscribe, a lone submission) wait for two fsyncs.
+// (An erasure's scrub still empties the log: the write after it starts the log again.) Under load the log grows by far more than checkpointFrames between two looks,
 // so the copies come as often as before.
 const (
 	checkpointEvery  = 200 * time.Millisecond
@@ -150,6 +150,8 @@ type checkpointer struct {
 	frames atomic.Int64
 	// unsynced is set by the writer after commits that did not wait for the disk.
 	unsynced atomic.Bool
+	// indexed is set while the store counts among the log index's users (openIndex).
+	indexed atomic.Bool
 }
 
 // logIndexes are the log index files (FileName-shm) the checkpointers of this process opened,
@@ -167,9 +169,12 @@ type logIndex struct {
 	stores int
 }
 
-// openIndex counts a store on path in; closeIndex counts it out, once its connections are
-// closed, and closes the index files the last store's leaving leaves unused.
-func openIndex(path string) {
+// openIndex counts the checkpointer's store in as a user of its log index; closeIndex counts
+// it out (once, however often the store is closed), after its connections are closed, and
+// closes the index files the last store's leaving leaves unused.
+func (c *checkpointer) openIndex() {
+	c.indexed.Store(true)
+	path := c.path
 	logIndexes.Lock()
 	defer logIndexes.Unlock()
 	x := logIndexes.m[path]
@@ -180,7 +185,11 @@ func openIndex(path string) {
 	x.stores++
 }
 
-func closeIndex(path string) {
+func (c *checkpointer) closeIndex() {
+	if !c.indexed.CompareAndSwap(true, false) {
+		return
+	}
+	path := c.path
 	logIndexes.Lock()
 	defer logIndexes.Unlock()
 	x := logIndexes.m[path]

@@ -316,7 +316,7 @@ func (s *Store) Close(ctx context.Context) error {
 	}
 	errs = append(errs, s.w.Close())
 	if s.Writer != nil {
-		closeIndex(s.path) // after the connections: see logIndexes
+		s.Writer.cp.closeIndex() // after the connections: see logIndexes
 	}
 	err := errors.Join(errs...)
 	if err == nil && (s.checked.Load() || s.carried.Load()) && s.damaged.Load() == nil {

@@ -69,7 +69,7 @@ func newWriter(ctx context.Context, s *Store, obs tenants.Observer) (*Writer, er
 	}
 	w := &Writer{s: s, st: st, stop: make(chan struct{}), sync: newSyncer(s.path + "-wal"), cp: checkpointer{db: s.cp, path: s.path},
 		multi: map[string]*sql.Stmt{}}
-	openIndex(s.path)
+	w.cp.openIndex()
 	w.batch = batch.NewPipelined(maxBatch, minBatch, w.write, w.sync.busy, batch.Observer(obs))
 	w.deliveries = batch.NewLingering(maxBatch, minOutcomes, outcomeLinger, w.updateDeliveries)
 	w.background.Add(2)
