@@ -43,8 +43,9 @@ const restartFrames = 16000
 // then fsyncs the log's new header before writing its pages: a second fsync in the request's
 // path. Copying every few hundred milliseconds whatever the log held made nearly every
 // isolated write in a quiet store (an unsubscribe, a lone submission) wait for two fsyncs.
-// (An erasure's scrub still empties the log: the write after it starts the log again.) Under load the log grows by far more than checkpointFrames between two looks,
-// so the copies come as often as before.
+// (An erasure's scrub still empties the log: the write after it starts the log again.) Under
+// load the log grows by far more than checkpointFrames between two looks, so the copies come
+// as often as before.
 const (
 	checkpointEvery  = 200 * time.Millisecond
 	checkpointFrames = 256
@@ -159,6 +160,9 @@ type checkpointer struct {
 // those stores closed its connections: closing any descriptor of a file drops every POSIX
 // lock the process holds on that file, and SQLite keeps its locks of the log on the index
 // (another process, a sqlite3 shell say, would then take the index for unused and reset it).
+// It is process-wide state on purpose (like lastDiskError): POSIX locks belong to the
+// process, not to a store, so two stores of one process on one file must share the descriptor
+// (SQLite keeps a process-wide list of its open files for the same reason).
 var logIndexes = struct {
 	sync.Mutex
 	m map[string]*logIndex
