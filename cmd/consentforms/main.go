@@ -9,6 +9,7 @@ import (
 )
 
 func main() {
+	gcDefaults(os.LookupEnv)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
