@@ -152,8 +152,10 @@ func deepLink(c *staffClient, path string, pages int) (string, error) {
 
 // findPerson times the admin's person search by e-mail, posted as the page posts it: the
 // latency of n searches, each of another person (none of those personOps erased), each
-// answered with that person's 8 records.
-func findPerson(c *staffClient, people, n int) error {
+// answered with that person's 8 records. On a kept store measured again (rerun), the first
+// run's retention run has anonymised most persons' 2 phone call tasks, which then carry no
+// e-mail address: 6 records answer too.
+func findPerson(c *staffClient, people, n int, rerun bool) error {
 	token, err := c.csrfToken("/admin/submissions")
 	if err != nil {
 		return err
@@ -172,7 +174,7 @@ func findPerson(c *staffClient, people, n int) error {
 		if err != nil {
 			return err
 		}
-		if rows := bytes.Count(body, []byte(`data-testid="person-row"`)); resp.StatusCode != 200 || rows != 8 {
+		if rows := bytes.Count(body, []byte(`data-testid="person-row"`)); resp.StatusCode != 200 || rows != 8 && !(rerun && rows == 6) {
 			return fmt.Errorf("find person %d: %d, %d records listed, want 8", p, resp.StatusCode, rows)
 		}
 		ds = append(ds, d)

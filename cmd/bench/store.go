@@ -66,7 +66,7 @@ func benchStore(ctx context.Context, bin string, people, samples int, keep strin
 		err = adminPages(staff, string(tenants.KindFormSubmission)+"-1-0", 10)
 	}
 	if err == nil {
-		err = findPerson(staff, people, samples)
+		err = findPerson(staff, people, samples, k.Runs > 0)
 	}
 	if err == nil {
 		err = auditExport(staff)
