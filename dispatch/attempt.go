@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -65,6 +66,10 @@ func (d *Dispatcher) delay(n int) time.Duration {
 	return min(delay, d.cfg.MaxDelay)
 }
 
+// drainLimit bounds how much of an answer's body is read so that its connection can be kept:
+// an endpoint that answers with more is sent the next delivery on a new connection.
+const drainLimit = 64 << 10
+
 // send posts the payload with the Standard Webhooks headers and reports the HTTP status (or
 // a short error class) and whether it was a 2xx.
 func (d *Dispatcher) send(ctx context.Context, ep tenants.Endpoint, dl tenants.Delivery) (string, bool) {
@@ -92,6 +97,11 @@ func (d *Dispatcher) send(ctx context.Context, ep tenants.Endpoint, dl tenants.D
 	case err != nil:
 		return "connection failed", false
 	}
+	// The answer's body is read (up to drainLimit) before it is closed: closed unread, the
+	// connection could not carry the next delivery, and every delivery to an endpoint that
+	// answers with a body ("ok", a JSON receipt) would open a connection, and a TLS session,
+	// of its own.
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, drainLimit))
 	_ = resp.Body.Close()
 	return strconv.Itoa(resp.StatusCode), resp.StatusCode >= 200 && resp.StatusCode < 300
 }

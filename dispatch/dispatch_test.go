@@ -390,6 +390,34 @@ func TestEndpointConnectionsKept(t *testing.T) {
 	}
 }
 
+// TestEndpointAnsweringWithABodyKeepsItsConnections: an endpoint that answers 200 with a body
+// (a JSON receipt, as most web frameworks answer) gets its deliveries over the connections it
+// already has. Closed unread, the answer's body took its connection with it, so that each
+// delivery opened a connection (and, over https, a TLS session) of its own: twice the
+// server's CPU per delivery on loopback without TLS.
+func TestEndpointAnsweringWithABodyKeepsItsConnections(t *testing.T) {
+	var conns atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"received":true}`))
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	const n = 200
+	m := newMemDeliveries()
+	m.add("we_1", srv.URL, n, time.Now().Add(-time.Minute))
+	runDispatcher(t, m, time.Hour)
+	await(t, "the deliveries", func() bool { return m.deliveredTo("we_1") == n })
+	if got := conns.Load(); got > 6 {
+		t.Errorf("%d connections for %d deliveries to an endpoint that answers with a body; want at most 6", got, n)
+	}
+}
+
 // TestQueueRefilledWhileAttemptsRun: the attempt that takes the last delivery queued for its
 // endpoint starts the next read of the due deliveries while it runs, so the endpoint's queue
 // is refilled without a pause, rather than once every busy delivery has its outcome stored.
