@@ -1,7 +1,7 @@
 # consentforms — see README.md. Every target works on a fresh machine with Go installed.
 GO ?= go
 
-.PHONY: run generate build-shared test test-race test-other test-mongo lint lint-go lint-openapi bench bench-bin bench-http bench-store bench-crash check-generated
+.PHONY: run generate build-shared test test-race test-other test-mongo lint lint-go lint-openapi bench bench-bin bench-http bench-parts bench-store bench-crash check-generated
 
 run: ## Run the server on the embedded store (./data).
 	$(GO) run ./cmd/consentforms
@@ -125,6 +125,14 @@ bench-bin:
 
 bench-http: bench-bin ## accept-submission next to a parse-only ceiling (its own process): warm-up, rounds alternating, medians (BASE=bin/x alternates a second binary).
 	bin/bench http -bin bin/consentforms $(if $(BASE),-base $(BASE))
+
+# bench-parts splits a submission's cost: the same rounds measure the server with every feature
+# on, on a tenant without a webhook endpoint, and a build of it with the benchdiscard tag, whose
+# store acknowledges without writing (sqlite/discard_on.go): the request path alone. That build
+# loses what it acknowledges; it is only ever built here, never by bench-bin or the release.
+bench-parts: bench-bin ## accept-submission's server CPU split into the request path, the store and the outgoing webhook.
+	CGO_ENABLED=0 $(GO) build -tags benchdiscard -o bin/consentforms-discard ./cmd/consentforms
+	bin/bench http -bin bin/consentforms -discard bin/consentforms-discard
 
 bench-store: bench-bin ## 120k records on the embedded store: person operations and export, writes arriving alone, re-permission pages, admin pages, audit export, retention, restart.
 	bin/bench store -bin bin/consentforms

@@ -84,6 +84,9 @@ func (w *Writer) Ingest(ctx context.Context, in tenants.Ingestion) (bool, error)
 	if err != nil {
 		return false, err
 	}
+	if discardIngest {
+		return true, nil
+	}
 	j := &ingestJob{in: in, d: d}
 	if err := w.batch.Do(ctx, j); err != nil {
 		return false, err

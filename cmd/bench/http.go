@@ -258,12 +258,20 @@ type target struct {
 	// drainCPU is the server's CPU per delivery while deliveries went on after a run; during
 	// is the deliveries per second that arrived while wrk ran.
 	drainCPU, during map[variant][]float64
+	// discards: the binary was built with the benchdiscard tag and stores nothing, so nothing
+	// is read back; noHook: the tenant has no webhook endpoint.
+	discards, noHook bool
 }
+
+// targetOpts are how startTarget provisions a target: texts as benchHTTP's; noHook leaves
+// the tenant without a webhook endpoint; discards marks a binary built with the benchdiscard
+// tag.
+type targetOpts struct{ texts, noHook, discards bool }
 
 // startTarget provisions a data dir for bin and starts it. With texts it also creates
 // textsForm, and the webhook endpoint subscribes to consent.confirmation_requested too, as a
 // tenant that sends the confirmation links would.
-func startTarget(ctx context.Context, name, bin, hook string, texts bool) (*target, error) {
+func startTarget(ctx context.Context, name, bin, hook string, o targetOpts) (*target, error) {
 	dir, err := os.MkdirTemp("", "bench-http")
 	if err != nil {
 		return nil, err
@@ -274,7 +282,7 @@ func startTarget(ctx context.Context, name, bin, hook string, texts bool) (*targ
 		return nil, err
 	}
 	events := "consent.granted"
-	if texts {
+	if o.texts {
 		events += ",consent.confirmation_requested"
 		for _, args := range [][]string{
 			{"form", "create", "--tenant", tn, "--form-id", textsForm},
@@ -289,14 +297,16 @@ func startTarget(ctx context.Context, name, bin, hook string, texts bool) (*targ
 			}
 		}
 	}
-	if _, err := cli(bin, dir, env, "webhook", "create", "--tenant", tn, "--url", hook, "--events", events); err != nil {
-		return nil, err
+	if !o.noHook {
+		if _, err := cli(bin, dir, env, "webhook", "create", "--tenant", tn, "--url", hook, "--events", events); err != nil {
+			return nil, err
+		}
 	}
 	srv, err := startServer(ctx, bin, dir, env...)
 	if err != nil {
 		return nil, err
 	}
-	return &target{name: name, srv: srv, key: key, dir: dir, runs: map[variant][]wrkResult{},
+	return &target{name: name, srv: srv, key: key, dir: dir, runs: map[variant][]wrkResult{}, discards: o.discards, noHook: o.noHook,
 		cpu: map[variant][]float64{}, kib: map[variant][]float64{}, drain: map[variant][]float64{}, drainCPU: map[variant][]float64{}, during: map[variant][]float64{}}, nil
 }
 
@@ -328,14 +338,16 @@ func (t *target) measure(ctx context.Context, d time.Duration, conns int, v vari
 	if r.Non2xx > 0 || r.SocketErrors > 0 {
 		return fmt.Errorf("%s: %d answers other than 2xx, %d socket errors", t.name, r.Non2xx, r.SocketErrors)
 	}
-	found, err := countStored(t.srv.url, t.key, r.Run, out)
-	if err != nil {
-		return err
-	}
-	// Every request wrk counted was answered 2xx; those still in flight when it stopped may
-	// be stored too, so at least as many ids as answers must read back.
-	if found < r.Requests {
-		return fmt.Errorf("%s: %d submissions answered 200, only %d stored", t.name, r.Requests, found)
+	if !t.discards {
+		found, err := countStored(t.srv.url, t.key, r.Run, out)
+		if err != nil {
+			return err
+		}
+		// Every request wrk counted was answered 2xx; those still in flight when it stopped
+		// may be stored too, so at least as many ids as answers must read back.
+		if found < r.Requests {
+			return fmt.Errorf("%s: %d submissions answered 200, only %d stored", t.name, r.Requests, found)
+		}
 	}
 	t.runs[v] = append(t.runs[v], r)
 	if r.Requests > 0 {
@@ -354,7 +366,12 @@ func (t *target) measure(ctx context.Context, d time.Duration, conns int, v vari
 // With texts, the rounds measure the plain form and textsForm (consent texts, double opt-in
 // by e-mail) instead of the plain form and the shared phone, in alternating order, and report
 // the one's throughput and CPU per request against the other's.
-func benchHTTP(ctx context.Context, bin, base string, d time.Duration, conns, rounds int, texts bool) error {
+//
+// With discard (a binary built with the benchdiscard tag), the rounds measure the parts of a
+// submission's cost instead, a new person each: bin with every feature on, bin on a tenant
+// without a webhook endpoint, and discard, whose store acknowledges without writing (the
+// request path alone); base and texts do not apply.
+func benchHTTP(ctx context.Context, bin, base, discard string, d time.Duration, conns, rounds int, texts bool) error {
 	if d == 0 {
 		d = 5 * time.Second
 	}
@@ -381,11 +398,26 @@ func benchHTTP(ctx context.Context, bin, base string, d time.Duration, conns, ro
 			t.close()
 		}
 	}()
-	for _, b := range []struct{ name, bin string }{{"this build", bin}, {"base", base}} {
-		if b.bin == "" {
-			continue
+	type spec struct {
+		name, bin string
+		o         targetOpts
+	}
+	specs := []spec{{"this build (" + bin + ")", bin, targetOpts{texts: texts}}}
+	if base != "" {
+		specs = append(specs, spec{"base (" + base + ")", base, targetOpts{texts: texts}})
+	}
+	if discard != "" {
+		if base != "" || texts {
+			return fmt.Errorf("-discard measures the parts of one binary: no -base, no -texts")
 		}
-		t, err := startTarget(ctx, b.name+" ("+b.bin+")", b.bin, hook, texts)
+		specs = []spec{
+			{"every feature on (" + bin + ")", bin, targetOpts{}},
+			{"no webhook endpoint (" + bin + ")", bin, targetOpts{noHook: true}},
+			{"the request path alone, nothing stored (" + discard + ")", discard, targetOpts{noHook: true, discards: true}},
+		}
+	}
+	for _, sp := range specs {
+		t, err := startTarget(ctx, sp.name, sp.bin, hook, sp.o)
 		if err != nil {
 			return err
 		}
@@ -417,6 +449,9 @@ func benchHTTP(ctx context.Context, bin, base string, d time.Duration, conns, ro
 				slices.Reverse(variants)
 			}
 		}
+		if discard != "" {
+			variants = []variant{varNew}
+		}
 		for _, v := range variants {
 			for _, t := range order {
 				if err := t.measure(ctx, d, conns, v); err != nil {
@@ -426,6 +461,9 @@ func benchHTTP(ctx context.Context, bin, base string, d time.Duration, conns, ro
 		}
 	}
 	reportHTTP(targets, ceil, texts)
+	if discard != "" {
+		reportParts(targets)
+	}
 	if err := verifyAcked(ctx, targets, conns); err != nil {
 		return err
 	}
@@ -464,6 +502,9 @@ func reportHTTP(targets []*target, ceil []wrkResult, texts bool) {
 		}
 		for _, v := range variants {
 			runs := t.runs[v]
+			if len(runs) == 0 {
+				continue
+			}
 			name := t.name + ", a new person each"
 			switch v {
 			case varShared:
@@ -481,6 +522,9 @@ func reportHTTP(targets []*target, ceil []wrkResult, texts bool) {
 				median(runs, func(r wrkResult) float64 { return float64(r.P50) / 1000 }),
 				median(runs, func(r wrkResult) float64 { return float64(r.P99) / 1000 }),
 				medianOf(t.cpu[v]), medianOf(t.kib[v]), fmtAll(t.cpu[v], "%.0f"), fmtAll(t.kib[v], "%.1f"))
+			if t.noHook {
+				continue
+			}
 			fmt.Printf("  webhook deliveries: %.0f a second arrived while wrk ran (medians of %s); they went on arriving for %s s after wrk stopped (counted in the CPU and bytes above), %.0f µs of server CPU per delivery then (medians of %s)\n",
 				medianOf(t.during[v]), fmtAll(t.during[v], "%.0f"), fmtAll(t.drain[v], "%.1f"), medianOf(t.drainCPU[v]), fmtAll(t.drainCPU[v], "%.0f"))
 		}
@@ -500,6 +544,9 @@ func reportHTTP(targets []*target, ceil []wrkResult, texts bool) {
 // acknowledged: one missing is an error.
 func verifyAcked(ctx context.Context, targets []*target, conns int) error {
 	for _, t := range targets {
+		if t.discards {
+			continue
+		}
 		out := filepath.Join(t.dir, "acked.ids")
 		r, err := runWrk(ctx, t.srv.url, t.key, out, 2*time.Second, conns, varNew, true)
 		if err != nil {
@@ -517,6 +564,17 @@ func verifyAcked(ctx context.Context, targets []*target, conns int) error {
 		}
 	}
 	return nil
+}
+
+// reportParts prints what each part adds to a submission's server CPU, from the three targets
+// of benchHTTP's discard mode (every feature on, no webhook endpoint, the request path alone).
+func reportParts(targets []*target) {
+	if len(targets) != 3 {
+		return
+	}
+	all, noHook, alone := medianOf(targets[0].cpu[varNew]), medianOf(targets[1].cpu[varNew]), medianOf(targets[2].cpu[varNew])
+	fmt.Printf("parts of a submission's server CPU (medians): the request path %.0f µs, the store %+.0f µs, the outgoing webhook (its outbox row, its delivery, the delivery's outcome written) %+.0f µs = %.0f µs\n",
+		alone, noHook-alone, all-noHook, all)
 }
 
 func median(runs []wrkResult, f func(wrkResult) float64) float64 {

@@ -40,6 +40,7 @@ func run(ctx context.Context, args []string) error {
 	samples := fs.Int("n", 30, "timed operations of each kind (store; sms: STOPs per provider, default 2000)")
 	texts := fs.Bool("texts", false, "alternate the plain form with one that has consent texts and double opt-in by e-mail, instead of the shared-phone runs (http)")
 	keep := fs.String("keep", "", "seed into this data dir and keep it afterwards; a dir seeded so before is measured again without seeding (store)")
+	discard := fs.String("discard", "", "a binary built with -tags benchdiscard (stores nothing): measure the parts of a submission's cost instead (http)")
 	store := fs.String("store", "sqlite", "sqlite, or mongo: MongoDB's stand-in (FerretDB) started here on loopback (crash)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
@@ -48,7 +49,7 @@ func run(ctx context.Context, args []string) error {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch args[0] {
 	case "http":
-		return benchHTTP(ctx, *bin, *base, *dur, *conns, *rounds, *texts)
+		return benchHTTP(ctx, *bin, *base, *discard, *dur, *conns, *rounds, *texts)
 	case "ceiling":
 		return serveCeiling(*addr)
 	case "store":
