@@ -398,23 +398,9 @@ func benchHTTP(ctx context.Context, bin, base, discard string, d time.Duration, 
 			t.close()
 		}
 	}()
-	type spec struct {
-		name, bin string
-		o         targetOpts
-	}
-	specs := []spec{{"this build (" + bin + ")", bin, targetOpts{texts: texts}}}
-	if base != "" {
-		specs = append(specs, spec{"base (" + base + ")", base, targetOpts{texts: texts}})
-	}
-	if discard != "" {
-		if base != "" || texts {
-			return fmt.Errorf("-discard measures the parts of one binary: no -base, no -texts")
-		}
-		specs = []spec{
-			{"every feature on (" + bin + ")", bin, targetOpts{}},
-			{"no webhook endpoint (" + bin + ")", bin, targetOpts{noHook: true}},
-			{"the request path alone, nothing stored (" + discard + ")", discard, targetOpts{noHook: true, discards: true}},
-		}
+	specs, err := targetSpecs(bin, base, discard, texts)
+	if err != nil {
+		return err
 	}
 	for _, sp := range specs {
 		t, err := startTarget(ctx, sp.name, sp.bin, hook, sp.o)
@@ -429,11 +415,54 @@ func benchHTTP(ctx context.Context, bin, base, discard string, d time.Duration, 
 	if err := warmUp(ctx, ceilURL, targets, max(d/2, 2*time.Second), conns, texts); err != nil {
 		return err
 	}
+	ceil, err := runRounds(ctx, ceilURL, targets, d, conns, rounds, texts, discard != "")
+	if err != nil {
+		return err
+	}
+	reportHTTP(targets, ceil, texts)
+	if discard != "" {
+		reportParts(targets)
+	}
+	if err := verifyAcked(ctx, targets, conns); err != nil {
+		return err
+	}
+	fmt.Printf("outgoing webhooks: %d deliveries received by the bench's endpoint, %d of them consent.confirmation_requested\n", delivered.Load(), confirm.Load())
+	return nil
+}
+
+// targetSpec names a binary benchHTTP measures and how its target is provisioned.
+type targetSpec struct {
+	name, bin string
+	o         targetOpts
+}
+
+// targetSpecs are benchHTTP's targets: bin (and base), or with discard the three parts.
+func targetSpecs(bin, base, discard string, texts bool) ([]targetSpec, error) {
+	if discard != "" {
+		if base != "" || texts {
+			return nil, fmt.Errorf("-discard measures the parts of one binary: no -base, no -texts")
+		}
+		return []targetSpec{
+			{"every feature on (" + bin + ")", bin, targetOpts{}},
+			{"no webhook endpoint (" + bin + ")", bin, targetOpts{noHook: true}},
+			{"the request path alone, nothing stored (" + discard + ")", discard, targetOpts{noHook: true, discards: true}},
+		}, nil
+	}
+	specs := []targetSpec{{"this build (" + bin + ")", bin, targetOpts{texts: texts}}}
+	if base != "" {
+		specs = append(specs, targetSpec{"base (" + base + ")", base, targetOpts{texts: texts}})
+	}
+	return specs, nil
+}
+
+// runRounds runs the measured rounds, each the ceiling and then every target once per variant
+// (with parts, a new person each only), and returns the ceiling's runs.
+func runRounds(ctx context.Context, ceilURL string, targets []*target, d time.Duration, conns, rounds int, texts, parts bool) ([]wrkResult, error) {
 	var ceil []wrkResult
 	for round := range rounds {
 		c, err := runWrk(ctx, ceilURL, "", os.DevNull, d, conns, varNew, false)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		ceil = append(ceil, c)
 		// The order of the targets alternates from round to round, so neither always follows
@@ -449,26 +478,18 @@ func benchHTTP(ctx context.Context, bin, base, discard string, d time.Duration, 
 				slices.Reverse(variants)
 			}
 		}
-		if discard != "" {
+		if parts {
 			variants = []variant{varNew}
 		}
 		for _, v := range variants {
 			for _, t := range order {
 				if err := t.measure(ctx, d, conns, v); err != nil {
-					return err
+					return nil, err
 				}
 			}
 		}
 	}
-	reportHTTP(targets, ceil, texts)
-	if discard != "" {
-		reportParts(targets)
-	}
-	if err := verifyAcked(ctx, targets, conns); err != nil {
-		return err
-	}
-	fmt.Printf("outgoing webhooks: %d deliveries received by the bench's endpoint, %d of them consent.confirmation_requested\n", delivered.Load(), confirm.Load())
-	return nil
+	return ceil, nil
 }
 
 // warmUp runs the ceiling and every target for warm before the measured rounds.
