@@ -86,6 +86,11 @@ func (d *Dispatcher) send(ctx context.Context, ep tenants.Endpoint, dl tenants.D
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "consentforms-webhooks")
 	req.Header.Set("webhook-id", dl.EventID)
+	// The same id as Idempotency-Key lets the HTTP client send the delivery again, on a new
+	// connection, when a kept connection turns out closed before any answer (the endpoint's
+	// keep-alive timeout ran out as the delivery arrived): without it, a POST is never resent,
+	// and the attempt counted as failed waits for its retry.
+	req.Header.Set("Idempotency-Key", dl.EventID)
 	req.Header.Set("webhook-timestamp", strconv.FormatInt(ts.Unix(), 10))
 	req.Header.Set("webhook-signature", sig)
 	resp, err := d.client.Do(req)

@@ -1,8 +1,10 @@
 package dispatch
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -415,6 +417,77 @@ func TestEndpointAnsweringWithABodyKeepsItsConnections(t *testing.T) {
 	await(t, "the deliveries", func() bool { return m.deliveredTo("we_1") == n })
 	if got := conns.Load(); got > 6 {
 		t.Errorf("%d connections for %d deliveries to an endpoint that answers with a body; want at most 6", got, n)
+	}
+}
+
+// closingEndpoint answers its first connection's first request and then closes that
+// connection on reading the next one, unanswered, as a receiver does whose keep-alive timeout
+// ends just as a delivery arrives; every later connection is answered 204 throughout.
+func closingEndpoint(t *testing.T) (url string, conns *atomic.Int64) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	conns = &atomic.Int64{}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			first := conns.Add(1) == 1
+			go func() {
+				defer c.Close()
+				rd := bufio.NewReader(c)
+				for n := 1; ; n++ {
+					req, err := http.ReadRequest(rd)
+					if err != nil {
+						return
+					}
+					_, _ = io.Copy(io.Discard, req.Body)
+					if first && n == 2 {
+						return
+					}
+					if _, err := c.Write([]byte("HTTP/1.1 204 No Content\r\n\r\n")); err != nil {
+						return
+					}
+				}
+			}()
+		}
+	}()
+	return "http://" + ln.Addr().String() + "/hook", conns
+}
+
+// TestDeliveryResentWhenAKeptConnectionWasClosed: a delivery sent on a kept connection that
+// the endpoint closed unanswered (its idle timeout ran out as the delivery arrived) is sent
+// again at once on a new connection, not counted a failed attempt and postponed. The event
+// id goes with it as Idempotency-Key, which is what lets the HTTP client send a POST twice;
+// the endpoint drops a repeat by its webhook-id.
+func TestDeliveryResentWhenAKeptConnectionWasClosed(t *testing.T) {
+	url, conns := closingEndpoint(t)
+	m := newMemDeliveries()
+	m.add("we_1", url, 2, time.Now().Add(-time.Minute))
+	d := NewDispatcher(m, Config{Policy: webhook.Policy{AllowInsecure: true}, Interval: time.Hour, Timeout: time.Minute,
+		Base: time.Hour, PerEndpoint: 1}, slog.New(slog.DiscardHandler), time.Now)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { d.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	await(t, "both deliveries' outcomes", func() bool {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		settled := 0
+		for _, dl := range m.pending {
+			if dl.Attempts > 0 {
+				settled++
+			}
+		}
+		return settled+m.delivered["we_1"] == 2
+	})
+	if got := m.deliveredTo("we_1"); got != 2 {
+		t.Errorf("%d of 2 deliveries delivered (%d connections); the one sent as the endpoint closed its connection failed", got, conns.Load())
 	}
 }
 
