@@ -359,25 +359,32 @@ func TestPerEndpointBoundsAttempts(t *testing.T) {
 	}
 }
 
-// TestEndpointConnectionsKept: an endpoint allowed more attempts in flight than the default
-// keeps its connections open between them, all of them, and does not get a new connection
-// for most of its deliveries.
-func TestEndpointConnectionsKept(t *testing.T) {
-	var conns atomic.Int64
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(time.Millisecond) // the attempts overlap
-		w.WriteHeader(http.StatusNoContent)
-	}))
+// countingEndpoint serves h and counts the connections opened to it.
+func countingEndpoint(t *testing.T, h http.HandlerFunc) (url string, conns *atomic.Int64) {
+	t.Helper()
+	conns = &atomic.Int64{}
+	srv := httptest.NewUnstartedServer(h)
 	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
 		if s == http.StateNew {
 			conns.Add(1)
 		}
 	}
 	srv.Start()
-	defer srv.Close()
+	t.Cleanup(srv.Close)
+	return srv.URL, conns
+}
+
+// TestEndpointConnectionsKept: an endpoint allowed more attempts in flight than the default
+// keeps its connections open between them, all of them, and does not get a new connection
+// for most of its deliveries.
+func TestEndpointConnectionsKept(t *testing.T) {
+	url, conns := countingEndpoint(t, func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(time.Millisecond) // the attempts overlap
+		w.WriteHeader(http.StatusNoContent)
+	})
 	const n, per = 300, 6
 	m := newMemDeliveries()
-	m.add("we_1", srv.URL, n, time.Now().Add(-time.Minute))
+	m.add("we_1", url, n, time.Now().Add(-time.Minute))
 	d := NewDispatcher(m, Config{Policy: webhook.Policy{AllowInsecure: true}, Interval: time.Hour, Timeout: time.Minute, PerEndpoint: per},
 		slog.New(slog.DiscardHandler), time.Now)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -398,21 +405,13 @@ func TestEndpointConnectionsKept(t *testing.T) {
 // delivery opened a connection (and, over https, a TLS session) of its own: twice the
 // server's CPU per delivery on loopback without TLS.
 func TestEndpointAnsweringWithABodyKeepsItsConnections(t *testing.T) {
-	var conns atomic.Int64
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	url, conns := countingEndpoint(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"received":true}`))
-	}))
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			conns.Add(1)
-		}
-	}
-	srv.Start()
-	defer srv.Close()
+	})
 	const n = 200
 	m := newMemDeliveries()
-	m.add("we_1", srv.URL, n, time.Now().Add(-time.Minute))
+	m.add("we_1", url, n, time.Now().Add(-time.Minute))
 	runDispatcher(t, m, time.Hour)
 	await(t, "the deliveries", func() bool { return m.deliveredTo("we_1") == n })
 	if got := conns.Load(); got > 6 {
