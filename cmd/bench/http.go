@@ -277,6 +277,10 @@ func startTarget(ctx context.Context, name, bin, hook string, o targetOpts) (*ta
 		return nil, err
 	}
 	env := []string{"CONSENTFORMS_WEBHOOK_ALLOW_INSECURE=1"}
+	if o.discards {
+		// The benchdiscard build refuses to run without it (sqlite/discard_on.go).
+		env = append(env, "CONSENTFORMS_BENCH_DISCARD=acknowledge-and-lose-every-submission")
+	}
 	tn, key, err := provision(bin, dir, env, "--retention", "2y")
 	if err != nil {
 		return nil, err
