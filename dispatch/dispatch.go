@@ -32,6 +32,10 @@ type Config struct {
 	// wait without holding any. One endpoint receives at most about PerEndpoint deliveries per
 	// round trip.
 	PerEndpoint int
+	// IdleTimeout is how long a connection to an endpoint stays open without a delivery
+	// (default 90 s): a server with many endpoints does not hold a connection to each of
+	// them for ever, where the receivers keep idle connections open.
+	IdleTimeout time.Duration
 }
 
 func (c Config) withDefaults() Config {
@@ -45,6 +49,7 @@ func (c Config) withDefaults() Config {
 	def(&c.Window, 24*time.Hour)
 	def(&c.Interval, time.Second)
 	def(&c.Timeout, 5*time.Second)
+	def(&c.IdleTimeout, 90*time.Second)
 	if c.PerEndpoint <= 0 {
 		c.PerEndpoint = 2
 	}
@@ -131,7 +136,7 @@ func NewDispatcher(repo tenants.OutboxRepo, cfg Config, log *slog.Logger, now fu
 	// flight: with fewer kept, each attempt beyond them would open a connection (and a TLS
 	// session) of its own.
 	tr := &http.Transport{DialContext: cfg.Policy.Dialer().DialContext, Proxy: nil,
-		TLSHandshakeTimeout: cfg.Timeout, MaxIdleConnsPerHost: cfg.PerEndpoint}
+		TLSHandshakeTimeout: cfg.Timeout, MaxIdleConnsPerHost: cfg.PerEndpoint, IdleConnTimeout: cfg.IdleTimeout}
 	client := &http.Client{Transport: tr, Timeout: cfg.Timeout,
 		// A redirect could lead anywhere: it counts as a failed attempt.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}

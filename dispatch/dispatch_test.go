@@ -490,6 +490,36 @@ func TestDeliveryResentWhenAKeptConnectionWasClosed(t *testing.T) {
 	}
 }
 
+// TestIdleEndpointConnectionsClosed: a connection to an endpoint that receives nothing more is
+// closed once it has been idle for the idle timeout, even where the endpoint would keep it.
+func TestIdleEndpointConnectionsClosed(t *testing.T) {
+	var open atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	srv.Config.IdleTimeout = time.Hour
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		switch s {
+		case http.StateNew:
+			open.Add(1)
+		case http.StateClosed, http.StateHijacked:
+			open.Add(-1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	m := newMemDeliveries()
+	m.add("we_1", srv.URL, 3, time.Now().Add(-time.Minute))
+	d := NewDispatcher(m, Config{Policy: webhook.Policy{AllowInsecure: true}, Interval: time.Hour, Timeout: time.Minute,
+		IdleTimeout: 100 * time.Millisecond}, slog.New(slog.DiscardHandler), time.Now)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { d.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	await(t, "the deliveries", func() bool { return m.deliveredTo("we_1") == 3 })
+	await(t, "the idle connections closed", func() bool { return open.Load() == 0 })
+}
+
 // TestQueueRefilledWhileAttemptsRun: the attempt that takes the last delivery queued for its
 // endpoint starts the next read of the due deliveries while it runs, so the endpoint's queue
 // is refilled without a pause, rather than once every busy delivery has its outcome stored.
