@@ -15,11 +15,7 @@ import (
 // second fsync, of the log's new header); once checkpointFrames pages wait, it copies them.
 func TestQuietLogNotRestarted(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, Config{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close(ctx)
+	s := newFile(t)
 	ingest := func(id string, size int) {
 		rec := tenants.Record{ID: tenants.RecordID("a", tenants.KindFormSubmission, id), TenantID: "a",
 			Kind: tenants.KindFormSubmission, PublicID: id, CreatedAt: time.Now(), MatchKeys: []string{"k" + id},

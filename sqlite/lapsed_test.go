@@ -13,11 +13,7 @@ import (
 // it agrees with tenants.Consents.LapsedAt, which every later write stores.
 func TestLapsedBackfill(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, Config{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close(ctx)
+	s := newFile(t)
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 678000000, time.UTC)
 	at := func(sec int) *time.Time { v := t0.Add(time.Duration(sec) * time.Second); return &v }
 	granted := func(dl *time.Time) tenants.Consent {

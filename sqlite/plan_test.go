@@ -13,12 +13,7 @@ import (
 // TestRightsQueriesUseIndexes: the re-permission list and retention's due records are read
 // through their partial indexes (migration 00003), in order: no scan, no sort.
 func TestRightsQueriesUseIndexes(t *testing.T) {
-	ctx := context.Background()
-	s, err := Open(ctx, Config{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close(ctx)
+	s := newFile(t)
 	now := time.Now()
 	plan := func(query string, args ...any) string {
 		t.Helper()
@@ -59,12 +54,7 @@ func TestRightsQueriesUseIndexes(t *testing.T) {
 // lists (per tenant, per action, per actor, across tenants, keyset-paged), the hash chain's
 // end and walk, and the outgoing webhooks' due deliveries.
 func TestListAndJobQueriesUseIndexes(t *testing.T) {
-	ctx := context.Background()
-	s, err := Open(ctx, Config{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close(ctx)
+	s := newFile(t)
 	plan := func(query string, args ...any) string {
 		t.Helper()
 		return queryPlan(t, s, query, args...)

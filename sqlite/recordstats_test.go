@@ -16,11 +16,7 @@ import (
 // changes, anonymisation, a move to another day and deletes, whatever path writes them.
 func TestRecordStatsFollowTheRecords(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, Config{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close(ctx)
+	s := newFile(t)
 	exec := func(q string, args ...any) {
 		t.Helper()
 		if _, err := s.w.ExecContext(ctx, q, args...); err != nil {
