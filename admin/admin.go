@@ -47,6 +47,9 @@ type Deps struct {
 	WebhookPolicy webhook.Policy
 	// SecretsKeys seal the SMS provider secrets staff set (nil: they cannot be set here).
 	SecretsKeys func() *sealed.Keys
+	// PublicURL is the service's public base (CONSENTFORMS_PUBLIC_URL or its default): the
+	// base of every link and webhook URL a page shows; "" takes the request's (tests).
+	PublicURL string
 	// ExportJSON is the JSON shape of a person's access export, the API's own (api.ExportView):
 	// the download is the answer of POST /api/v1/gdpr/export.
 	ExportJSON func(ops.PersonExport) any

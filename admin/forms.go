@@ -54,9 +54,13 @@ func (h *handler) formEdit(c *fiber.Ctx, s *session) error {
 	if err != nil {
 		return err
 	}
-	_, texts, err := h.textVersions(c, s.TenantID, f.FormID)
+	list, texts, err := h.textVersions(c, s.TenantID, f.FormID)
 	if err != nil {
 		return err
+	}
+	org := ""
+	if t, err := h.Store.Tenants.Get(c.UserContext(), s.TenantID); err == nil {
+		org = t.Name
 	}
 	arriving, err := h.arrivingFields(c, s, f)
 	if err != nil {
@@ -64,7 +68,7 @@ func (h *handler) formEdit(c *fiber.Ctx, s *session) error {
 	}
 	return h.render(c, fiber.StatusOK, web.FormEdit(web.FormEditPage{Layout: h.layout(c, s, "Form "+f.FormID, web.NavForms),
 		Form: formInput(f), CanEdit: h.may(s, permFormsWrite), Arriving: arriving,
-		Webhooks: h.providerWebhooks(c, s), RetentionDue: due, Texts: texts, Embed: web.EmbedFor(baseURL(c), s.TenantID, f)}))
+		Webhooks: h.providerWebhooks(c, s), RetentionDue: due, Texts: texts, Embed: web.EmbedFor(h.baseURL(c), s.TenantID, org, f, tenants.CurrentSet(list, f.Language))}))
 }
 
 func (h *handler) formSave(c *fiber.Ctx, s *session) error {
@@ -84,24 +88,24 @@ func (h *handler) formSave(c *fiber.Ctx, s *session) error {
 // providerWebhooks are the tenant's unsubscribe webhook URLs; SendGrid's signed webhook
 // names the tenant in the URL.
 func (h *handler) providerWebhooks(c *fiber.Ctx, s *session) []web.ProviderWebhook {
-	hooks := web.ProviderWebhooks(baseURL(c))
+	hooks := web.ProviderWebhooks(h.baseURL(c))
 	for i := range hooks {
 		switch p := hooks[i].Provider; p {
 		case "sendgrid", "twilio", "telnyx", "vonage":
-			hooks[i].URL = tenantWebhookURL(c, p, s.TenantID)
+			hooks[i].URL = h.tenantWebhookURL(c, p, s.TenantID)
 		}
 	}
 	return hooks
 }
 
-func sendGridURL(c *fiber.Ctx, tenantID string) string {
-	return tenantWebhookURL(c, "sendgrid", tenantID)
+func (h *handler) sendGridURL(c *fiber.Ctx, tenantID string) string {
+	return h.tenantWebhookURL(c, "sendgrid", tenantID)
 }
 
 // tenantWebhookURL is the unsubscribe URL of a provider that signs its deliveries: it names
 // the tenant whose secret verifies them.
-func tenantWebhookURL(c *fiber.Ctx, provider, tenantID string) string {
-	return baseURL(c) + "/api/v1/" + provider + "/unsubscribe?tenant=" + url.QueryEscape(tenantID)
+func (h *handler) tenantWebhookURL(c *fiber.Ctx, provider, tenantID string) string {
+	return h.baseURL(c) + "/api/v1/" + provider + "/unsubscribe?tenant=" + url.QueryEscape(tenantID)
 }
 
 // readFormInput decodes the posted definition; blank custom field rows are dropped, so row
@@ -109,7 +113,8 @@ func tenantWebhookURL(c *fiber.Ctx, provider, tenantID string) string {
 func readFormInput(c *fiber.Ctx, id string) web.FormInput {
 	in := web.FormInput{ID: strings.TrimSpace(id), Name: strings.TrimSpace(c.FormValue("name")), Open: c.FormValue("open") == "on",
 		Retention: strings.TrimSpace(c.FormValue("retention")), RetentionFrom: c.FormValue("retention_from"),
-		PrimaryFor: strings.TrimSpace(c.FormValue("primary_for")), ContactFor: strings.TrimSpace(c.FormValue("contact_for"))}
+		PrimaryFor: strings.TrimSpace(c.FormValue("primary_for")), ContactFor: strings.TrimSpace(c.FormValue("contact_for")),
+		HostedPage: c.FormValue("hosted_page") == "on", AllowNoJS: c.FormValue("allow_no_js") == "on"}
 	n, _ := strconv.Atoi(c.FormValue("field_count"))
 	for i := range min(max(n, 0), provision.MaxFields) {
 		p := "field." + strconv.Itoa(i) + "."
@@ -146,12 +151,13 @@ func formDef(tenantID string, in web.FormInput) provision.FormInput {
 			Required: f.Required, Options: optionList(f.Options)}
 	}
 	return provision.FormInput{TenantID: tenantID, FormID: in.ID, Name: in.Name, Open: in.Open, Fields: fields,
-		Retention: in.Retention, RetentionFrom: in.RetentionFrom, PrimaryFor: in.PrimaryFor, ContactFor: in.ContactFor}
+		Retention: in.Retention, RetentionFrom: in.RetentionFrom, PrimaryFor: in.PrimaryFor, ContactFor: in.ContactFor,
+		HostedPage: in.HostedPage, AllowNoJS: in.AllowNoJS}
 }
 
 func formInput(f tenants.Form) web.FormInput {
 	in := web.FormInput{ID: f.FormID, Name: f.Name, Open: f.Open, Retention: f.Retention, RetentionFrom: f.RetentionFrom,
-		PrimaryFor: f.PrimaryFor, ContactFor: f.ContactFor}
+		PrimaryFor: f.PrimaryFor, ContactFor: f.ContactFor, HostedPage: f.HostedPage, AllowNoJS: f.AllowNoJS}
 	for i, d := range f.Fields {
 		in.Fields = append(in.Fields, web.CustomField{Name: d.Name, Type: d.Type, Personal: d.Personal, Label: d.Label, Help: d.Help,
 			Required: d.Required, Options: strings.Join(d.Options, "\n"), Order: i + 1})

@@ -142,8 +142,14 @@ func actor(s *session) string { return "staff:" + s.Staff.ID }
 // requestID is the id the app's request middleware gave this request.
 var requestID = requestid.Of
 
-// baseURL is the origin the browser reached the service at, for the webhook URLs shown.
-func baseURL(c *fiber.Ctx) string { return c.Protocol() + "://" + c.Hostname() }
+// baseURL is the base of the links and webhook URLs a page shows: the service's public URL,
+// never a Host header a client chose (the request's own only where none is configured).
+func (h *handler) baseURL(c *fiber.Ctx) string {
+	if h.PublicURL != "" {
+		return h.PublicURL
+	}
+	return c.Protocol() + "://" + c.Hostname()
+}
 
 func isNotFound(err error) bool { return errors.Is(err, tenants.ErrNotFound) }
 

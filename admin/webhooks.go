@@ -73,7 +73,7 @@ func (h *handler) tokenIssue(c *fiber.Ctx, s *session) error {
 	if err != nil {
 		return err
 	}
-	u := baseURL(c) + "/api/v1/mailchimp/unsubscribe?token=" + url.QueryEscape(plain)
+	u := h.baseURL(c) + "/api/v1/mailchimp/unsubscribe?token=" + url.QueryEscape(plain)
 	return h.render(c, fiber.StatusOK, web.WebhookTokenIssued(web.WebhookTokenIssuedPage{
 		Layout: h.layout(c, s, "Mailchimp webhook token issued", web.NavWebhooks), Token: plain, URL: u}))
 }
@@ -96,7 +96,7 @@ func (h *handler) sendGridKeySave(c *fiber.Ctx, s *session) error {
 	if err != nil {
 		return err
 	}
-	return h.redirect(c, web.PathWebhooks, success("SendGrid key saved. Set the Event Webhook URL to "+sendGridURL(c, s.TenantID)))
+	return h.redirect(c, web.PathWebhooks, success("SendGrid key saved. Set the Event Webhook URL to "+h.sendGridURL(c, s.TenantID)))
 }
 
 func (h *handler) sendGridKeyClear(c *fiber.Ctx, s *session) error {
@@ -155,5 +155,5 @@ func (h *handler) smsSecretSave(c *fiber.Ctx, s *session) error {
 	if err != nil {
 		return err
 	}
-	return h.redirect(c, web.PathWebhooks, success(smsSecretLabels[provider][0]+" secret saved. Set the inbound webhook URL to "+tenantWebhookURL(c, provider, s.TenantID)))
+	return h.redirect(c, web.PathWebhooks, success(smsSecretLabels[provider][0]+" secret saved. Set the inbound webhook URL to "+h.tenantWebhookURL(c, provider, s.TenantID)))
 }

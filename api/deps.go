@@ -4,19 +4,14 @@ import (
 	"context"
 
 	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/intake"
 	"github.com/consentforms/consentforms/tenants/ops"
 )
 
 // Operations is every case the API calls, declared here, where its tests hand a fake of what
 // a handler uses (fake_test.go). Package cmd wires *ops.Service, which has them all.
 type Operations interface {
-	// IngestDraft stores the record a parsed body describes, with its audit entry, and says
-	// whether it was stored or repeated a stored one.
-	IngestDraft(ctx context.Context, tenantID string, d intake.Draft, vs []tenants.Violation, actor, requestID string) (string, ops.Outcome, error)
-	// StampTexts records in a draft's granted consents the consent text versions they were
-	// given under; known is false when the draft names a version its form does not have.
-	StampTexts(ctx context.Context, tenantID string, form *tenants.Form, d *intake.Draft) (known bool, err error)
+	// Submit is the one intake case: every way in stores a record through it.
+	Submit(ctx context.Context, sub ops.Submission) (ops.Accepted, error)
 	// Receipt returns the consent receipt of a form submission (docs/API.md §12.3).
 	Receipt(ctx context.Context, tenantID, publicID string) (ops.Receipt, error)
 	// Erase anonymises every record of a person (docs/API.md §5).

@@ -1,40 +1,12 @@
 package api
 
 import (
-	"context"
-	"errors"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/intake"
-	"github.com/consentforms/consentforms/tenants/links"
 	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/gofiber/fiber/v2"
 )
-
-// doubleOptIn makes the draft's general-contact consents pending where its form asks double
-// opt-in for the channel (docs/API.md §13). A form that is not there leaves the draft as it
-// is: intake refuses it anyway.
-func (s *server) doubleOptIn(c *fiber.Ctx, tenantID string, d *intake.Draft) error {
-	if d.FormID == "" {
-		return nil
-	}
-	f, err := s.Forms.Get(c.UserContext(), tenantID, d.FormID)
-	if errors.Is(err, tenants.ErrNotFound) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	ops.DoubleOptIn(d, f)
-	return nil
-}
-
-// linkCtx is the request's context carrying its base URL: the base of the person's links
-// when no public URL is configured.
-func linkCtx(c *fiber.Ctx) context.Context {
-	return links.WithBase(c.UserContext(), c.BaseURL())
-}
 
 // recordConsentView is one consent in the record read: as everywhere, plus the pending
 // status and its confirmation link, and the proof of a confirmation.
@@ -54,7 +26,7 @@ type recordConsentsView struct {
 // recordConsents renders rec's consents for the record read, with its withdrawal link.
 func (s *server) recordConsents(c *fiber.Ctx, rec tenants.Record) (recordConsentsView, string) {
 	now := s.Now()
-	l := s.Ops.Links(linkCtx(c), rec)
+	l := s.Ops.Links(c.UserContext(), rec)
 	base := viewConsents(ops.ViewConsents(rec.Consents, now))
 	one := func(name tenants.ConsentName, v consentView) recordConsentView {
 		con := rec.Consents.ByName(name)

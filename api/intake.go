@@ -1,76 +1,49 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"strings"
+
+	"github.com/consentforms/consentforms/clientaddr"
+	"github.com/consentforms/consentforms/tenants/ops"
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/intake"
 	"github.com/gofiber/fiber/v2"
 )
 
-// intake runs the steps every record endpoint shares: decode the body, parse it by its kind's
-// rules, check its form is open, ingest it. It returns the record's public id; a repeat is
-// answered as the first attempt was.
+// intake decodes a record body posted with a secret key and hands it to the one intake
+// case. It returns the record's public id; a repeat is answered as the first attempt was.
 func (s *server) intake(c *fiber.Ctx, kind tenants.Kind) (string, error) {
 	body, err := decodeObject(c.Body())
 	if err != nil {
 		return "", err
 	}
-	return s.ingest(c, kind, body, nil)
+	return s.submit(c, kind, body, ops.WaySecretKey, nil)
 }
 
-// ingest parses body by its kind's rules and ingests it; beforeStore, when given, runs once
-// the rules pass, just before the record is stored (a web form's challenge is spent there).
-func (s *server) ingest(c *fiber.Ctx, kind tenants.Kind, body map[string]any, beforeStore func() error) (string, error) {
+// submit runs the intake case on a decoded body that came in by way; challenge, when given,
+// checks the way's spam challenge once the rules pass. A refused body is rendered by kind.
+func (s *server) submit(c *fiber.Ctx, kind tenants.Kind, body map[string]any, way ops.Way, challenge func(context.Context) error) (string, error) {
 	a := authOf(c)
-	d, vs := intake.ParseRecord(kind, body, s.Now(), a.tenant.DefaultCountry)
-	var form *tenants.Form
-	if d.FormID != "" {
-		var err error
-		if form, err = s.openForm(c, a.tenant.ID, d.FormID); err != nil {
-			return "", err
-		}
-		if form == nil {
-			vs = intake.FormUnknown(vs)
-		}
-	}
-	if form != nil || d.FormID == "" {
-		known, err := s.Ops.StampTexts(c.UserContext(), a.tenant.ID, form, &d)
-		if err != nil {
-			return "", err
-		}
-		if !known {
-			vs = intake.TextVersionUnknown(vs)
-		}
-	}
-	if err := s.doubleOptIn(c, a.tenant.ID, &d); err != nil {
-		return "", err
-	}
-	if len(vs) == 0 && beforeStore != nil {
-		if err := beforeStore(); err != nil {
-			return "", err
-		}
-	}
-	id, _, err := s.Ops.IngestDraft(linkCtx(c), a.tenant.ID, d, vs, a.actor, requestID(c))
+	got, err := s.Ops.Submit(c.UserContext(), ops.Submission{TenantID: a.tenant.ID, Country: a.tenant.DefaultCountry, Kind: kind,
+		Body: body, Way: way, ClientIP: clientaddr.Of(c, s.webForms.proxies), Challenge: challenge, Actor: a.actor, RequestID: requestID(c)})
 	var refused tenants.Violations
 	if errors.As(err, &refused) {
 		return "", &refusedRecord{kind: kind, vs: refused}
 	}
-	return id, err
+	return got.ID, err
 }
 
-// openForm returns the tenant's form formID when it is open for submissions, nil when it is
-// not or the tenant has none.
-func (s *server) openForm(c *fiber.Ctx, tenantID, formID string) (*tenants.Form, error) {
+// openForm returns the tenant's form formID; open is false when it has none of that id or it
+// is closed for submissions.
+func (s *server) openForm(c *fiber.Ctx, tenantID, formID string) (tenants.Form, bool, error) {
 	f, err := s.Forms.Get(c.UserContext(), tenantID, formID)
-	if errors.Is(err, tenants.ErrNotFound) || (err == nil && !f.Open) {
-		return nil, nil
+	if errors.Is(err, tenants.ErrNotFound) {
+		return f, false, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	return &f, nil
+	return f, err == nil && f.Open, err
 }
 
 // refusedRecord is a record body the intake rules refused; the error handler renders it.

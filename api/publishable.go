@@ -83,7 +83,7 @@ func (s *server) fromBrowser(c *fiber.Ctx, k tenants.APIKey) error {
 	}
 	w := s.webForms
 	perMinute := float64(w.PerMinute)
-	if wait, ok := s.limiter.take("pkaddr:"+clientaddr.Of(c, w.proxies), perMinute/60, max(perMinute/2, 1), s.Now()); !ok {
+	if wait, ok := s.limiter.take("pkaddr:"+clientaddr.Group(clientaddr.Of(c, w.proxies)), perMinute/60, max(perMinute/2, 1), s.Now()); !ok {
 		return s.rateLimited(wait, "Too many requests from this address; retry after the given number of seconds.")
 	}
 	return nil
@@ -146,11 +146,11 @@ func (s *server) challenge(c *fiber.Ctx) error {
 	if !a.key.AllowsForm(formID) {
 		return forbidden("This publishable key may not submit to this form.")
 	}
-	form, err := s.openForm(c, a.tenant.ID, formID)
+	_, open, err := s.openForm(c, a.tenant.ID, formID)
 	if err != nil {
 		return err
 	}
-	if form == nil {
+	if !open {
 		return notFound("No form with this id is open for submissions.")
 	}
 	ch, err := s.webForms.Signer.Create(ChallengePurpose(a.key.ID, formID), s.Now())

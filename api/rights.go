@@ -16,7 +16,7 @@ func (s *server) exportPerson(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.Ops.Export(linkCtx(c), authOf(c).tenant.ID, authOf(c).actor, requestID(c), id)
+	out, err := s.Ops.Export(c.UserContext(), authOf(c).tenant.ID, authOf(c).actor, requestID(c), id)
 	if err != nil {
 		return err
 	}

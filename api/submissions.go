@@ -22,6 +22,9 @@ type submissionView struct {
 	AnonymisedAt *time.Time         `json:"anonymisedAt"`
 	// WithdrawURL is the person's withdrawal link (docs/API.md §13), while general contact is granted or pending.
 	WithdrawURL string `json:"withdrawUrl,omitempty"`
+	// Unchallenged marks a submission a public way in took without the spam challenge (a
+	// hosted page's no-script fallback, docs/API.md §14).
+	Unchallenged bool `json:"unchallenged,omitempty"`
 }
 
 // getSubmission is GET /api/v1/forms/submissions/{submission_id}.
@@ -35,7 +38,7 @@ func (s *server) getSubmission(c *fiber.Ctx) error {
 		return err
 	}
 	v := submissionView{SubmissionID: rec.PublicID, FormID: orNull(rec.FormID), CreatedAt: rec.CreatedAt.UTC().Truncate(time.Second),
-		Contact: rec.Contact, Address: rec.Address, Payload: rec.Payload}
+		Contact: rec.Contact, Address: rec.Address, Payload: rec.Payload, Unchallenged: rec.Unchallenged()}
 	v.Consents, v.WithdrawURL = s.recordConsents(c, rec)
 	if v.Payload == nil {
 		v.Payload = map[string]any{}

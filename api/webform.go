@@ -1,11 +1,13 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/consent"
+	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -65,15 +67,16 @@ func (s *server) acceptSubmission(c *fiber.Ctx) error {
 		c.Status(fiber.StatusOK)
 		return nil
 	}
-	var spend func() error
+	way, check := ops.WaySecretKey, (func(context.Context) error)(nil)
 	if a.key.Publishable {
+		way = ops.WayPublishableKey
 		challenge, expires, err := s.webForms.Signer.Verify(solution, ChallengePurpose(a.key.ID, formID), s.Now())
 		if err != nil {
 			return challengeFailed
 		}
-		spend = func() error { return s.spendChallenge(c, a.tenant.ID, challenge, expires) }
+		check = func(ctx context.Context) error { return s.spendChallenge(ctx, a.tenant.ID, challenge, expires) }
 	}
-	id, err := s.ingest(c, tenants.KindFormSubmission, body, spend)
+	id, err := s.submit(c, tenants.KindFormSubmission, body, way, check)
 	if err != nil {
 		return err
 	}
@@ -83,8 +86,8 @@ func (s *server) acceptSubmission(c *fiber.Ctx) error {
 }
 
 // spendChallenge records the challenge as spent in the store; one spent already is a replay.
-func (s *server) spendChallenge(c *fiber.Ctx, tenantID, challenge string, expires time.Time) error {
-	err := s.webForms.Challenges.Spend(c.UserContext(), tenantID, challenge, expires, s.Now())
+func (s *server) spendChallenge(ctx context.Context, tenantID, challenge string, expires time.Time) error {
+	err := s.webForms.Challenges.Spend(ctx, tenantID, challenge, expires, s.Now())
 	if errors.Is(err, tenants.ErrConflict) {
 		return challengeFailed
 	}

@@ -54,3 +54,18 @@ func parseHop(v string) (netip.Addr, error) {
 	ap, err := netip.ParseAddrPort(v)
 	return ap.Addr(), err
 }
+
+// Group is what the per-address limits count a client address as: an IPv4 address itself, an
+// IPv6 address by its /64, the smallest network one subscriber is given (a client holds a
+// whole /64 and could otherwise take a fresh address for every request).
+func Group(addr string) string {
+	a, err := netip.ParseAddr(addr)
+	if err != nil || a.Is4() {
+		return addr
+	}
+	p, err := a.Prefix(64)
+	if err != nil {
+		return addr
+	}
+	return p.String()
+}

@@ -96,20 +96,25 @@ type formDoc struct {
 	ConfirmWithin string     `bson:"confirmWithin,omitempty"`
 	PrimaryFor    string     `bson:"primaryFor,omitempty"`
 	ContactFor    string     `bson:"contactFor,omitempty"`
+	HostedPage    bool       `bson:"hostedPage,omitempty"`
+	AllowNoJS     bool       `bson:"allowNoJs,omitempty"`
+	ConsentSource string     `bson:"consentSource,omitempty"`
 }
 
 func toFormDoc(f tenants.Form) formDoc {
 	return formDoc{ID: tenants.FormKey(f.TenantID, f.FormID), TenantID: f.TenantID, FormID: f.FormID, Name: f.Name, Open: f.Open,
 		Fields: convertAll(f.Fields, func(fd tenants.FieldDef) fieldDoc { return fieldDoc(fd) }), CreatedAt: f.CreatedAt,
 		UpdatedAt: f.UpdatedAt, Retention: f.Retention, RetentionFrom: f.RetentionFrom, Language: f.Language,
-		DoubleOptIn: f.DoubleOptIn, ConfirmWithin: f.ConfirmWithin, PrimaryFor: f.PrimaryFor, ContactFor: f.ContactFor}
+		DoubleOptIn: f.DoubleOptIn, ConfirmWithin: f.ConfirmWithin, PrimaryFor: f.PrimaryFor, ContactFor: f.ContactFor,
+		HostedPage: f.HostedPage, AllowNoJS: f.AllowNoJS, ConsentSource: f.ConsentSource}
 }
 
 func (d formDoc) form() tenants.Form {
 	return tenants.Form{ID: d.ID, TenantID: d.TenantID, FormID: d.FormID, Name: d.Name, Open: d.Open,
 		Fields: convertAll(d.Fields, func(fd fieldDoc) tenants.FieldDef { return tenants.FieldDef(fd) }), CreatedAt: d.CreatedAt,
 		UpdatedAt: d.UpdatedAt, Retention: d.Retention, RetentionFrom: d.RetentionFrom, Language: d.Language,
-		DoubleOptIn: d.DoubleOptIn, ConfirmWithin: d.ConfirmWithin, PrimaryFor: d.PrimaryFor, ContactFor: d.ContactFor}
+		DoubleOptIn: d.DoubleOptIn, ConfirmWithin: d.ConfirmWithin, PrimaryFor: d.PrimaryFor, ContactFor: d.ContactFor,
+		HostedPage: d.HostedPage, AllowNoJS: d.AllowNoJS, ConsentSource: d.ConsentSource}
 }
 
 // bulkDoc is a bulk erasure request as stored.

@@ -36,9 +36,12 @@ func asks(fields []tenants.FieldDef, name string) bool {
 // found before the rules run (a required field left empty, a number that is none).
 func submissionBody(f tenants.Form, fields []tenants.FieldDef, vals map[string]string) (map[string]any, map[string]string) {
 	lang := f.Language
-	body := map[string]any{"form_id": f.FormID, "consent_source": "hosted form page"}
+	body := map[string]any{"form_id": f.FormID}
 	if id := vals["submission_id"]; tenants.ValidID(id) {
 		body["submission_id"] = id
+	}
+	if v := vals["consent_text_version"]; v != "" {
+		body["consent_text_version"] = v
 	}
 	local := map[string]string{}
 	for _, d := range fields {
@@ -64,13 +67,11 @@ func submissionBody(f tenants.Form, fields []tenants.FieldDef, vals map[string]s
 			body[d.Name] = v
 		}
 	}
-	primary, contact := f.ConsentDeadlines()
-	if vals[keyPrimary] != "" {
-		body[keyPrimary], body[keyPrimary+"_deadline_interval"] = true, primary
-	}
-	for _, k := range []string{keyContactMail, keyContactTel} {
+	// The consents last as long as the form says: the intake case gives every consent a
+	// public way takes the form's durations.
+	for _, k := range []string{keyPrimary, keyContactMail, keyContactTel} {
 		if vals[k] != "" {
-			body[k], body["consent_to_general_contact_deadline_interval"] = true, contact
+			body[k] = true
 		}
 	}
 	return body, local
@@ -115,14 +116,21 @@ func placeErrors(lang string, fields []tenants.FieldDef, vs []tenants.Violation,
 }
 
 // formView is the page's view model with the values typed and the errors placed.
-func (h *handler) formView(c *fiber.Ctx, hf hostedForm, vals, errs map[string]string, summary string) web.HostedForm {
+func (h *handler) formView(c *fiber.Ctx, hf hostedForm, vals, errs map[string]string, summary string) (web.HostedForm, error) {
 	f, lang := hf.form, hf.form.Language
+	texts := tenants.TextSet{}
+	if h.Forms.Texts != nil {
+		var err error
+		if texts, err = h.Forms.Texts.CurrentTexts(c.UserContext(), hf.tenant.ID, f.FormID, lang); err != nil {
+			return web.HostedForm{}, err
+		}
+	}
 	base := "/f/" + hf.tenant.ID + "/" + f.FormID
 	sid := vals["submission_id"]
 	if !tenants.ValidID(sid) {
 		sid = newSubmissionID()
 	}
-	v := web.HostedForm{Action: base, ChallengeURL: base + "/challenge", SubmissionID: sid, Honeypot: honeypot}
+	v := web.HostedForm{Action: base, ChallengeURL: base + "/challenge", SubmissionID: sid, Honeypot: honeypot, TextVersion: texts.Version()}
 	fields := fieldsOf(f)
 	for _, d := range fields {
 		label := d.Label
@@ -139,7 +147,7 @@ func (h *handler) formView(c *fiber.Ctx, hf hostedForm, vals, errs map[string]st
 	primary, contact := f.ConsentDeadlines()
 	now := h.Now()
 	add := func(key, consentName, msg, interval string, required bool) {
-		v.Consents = append(v.Consents, web.HostedConsent{Name: key, Text: h.consentText(c, hf, consentName, msg),
+		v.Consents = append(v.Consents, web.HostedConsent{Name: key, Text: consentText(hf, texts, consentName, msg),
 			Until: until(lang, interval, now), Required: required, Checked: vals[key] != "", Error: errs[key]})
 	}
 	add(keyPrimary, "primary_purpose", "form.consent.primary", primary, hasCustom(fields))
@@ -156,7 +164,7 @@ func (h *handler) formView(c *fiber.Ctx, hf hostedForm, vals, errs map[string]st
 		}
 	}
 	v.Summary = summary
-	return v
+	return v, nil
 }
 
 // hasCustom reports whether the page asks a custom field: then the primary consent is required.
@@ -164,11 +172,12 @@ func hasCustom(fields []tenants.FieldDef) bool {
 	return slices.ContainsFunc(fields, func(d tenants.FieldDef) bool { return !consent.IsKnownKey(d.Name) })
 }
 
-// consentText is the form's text for a consent in its language, else the catalogue's words.
-func (h *handler) consentText(c *fiber.Ctx, hf hostedForm, name, msg string) string {
-	if h.Forms.Texts != nil {
-		if t, ok, err := h.Forms.Texts.ConsentText(c.UserContext(), hf.tenant.ID, hf.form.FormID, hf.form.Language, name); err == nil && ok {
-			return t
+// consentText is the form's text for a consent (as submission keys name it), else the
+// catalogue's words.
+func consentText(hf hostedForm, texts tenants.TextSet, key, msg string) string {
+	if name, ok := tenants.ConsentByKey(key); ok {
+		if t, ok := texts[name]; ok {
+			return t.Text
 		}
 	}
 	return web.MsgWith(hf.form.Language, msg, "org", hf.tenant.Name)

@@ -19,7 +19,7 @@ const pageCSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-acti
 // guard runs before every page: the per-address limit (429 with Retry-After), the security
 // headers, and no cookie on the answer whatever a handler did.
 func (h *handler) guard(c *fiber.Ctx) error {
-	if wait := h.limit.take(clientaddr.Of(c, h.TrustedProxies)); wait > 0 {
+	if wait := h.limit.take(clientaddr.Group(clientaddr.Of(c, h.TrustedProxies))); wait > 0 {
 		secs := int(math.Ceil(wait.Seconds()))
 		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(secs))
 		c.Set(fiber.HeaderContentType, fiber.MIMETextPlainCharsetUTF8)

@@ -7,7 +7,6 @@ import (
 	"github.com/a-h/templ"
 	"github.com/consentforms/consentforms/clientaddr"
 	"github.com/consentforms/consentforms/requestid"
-	"github.com/consentforms/consentforms/tenants/links"
 	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
@@ -33,12 +32,6 @@ var linkStates = map[ops.LinkState]struct {
 	ops.LinkUsed:    {web.LinkUsed, fiber.StatusGone},
 	ops.LinkLapsed:  {web.LinkLapsed, fiber.StatusGone},
 	ops.LinkNothing: {web.LinkNothing, fiber.StatusOK},
-}
-
-// linkCtx is the request's context carrying its base URL, for the links of the events a
-// confirmation or withdrawal emits.
-func linkCtx(c *fiber.Ctx) context.Context {
-	return links.WithBase(c.UserContext(), c.BaseURL())
 }
 
 // renderLink renders page (the case's verdict) with the component of the page kind.
@@ -75,7 +68,7 @@ func (h *handler) confirmPage(c *fiber.Ctx) error {
 
 // confirm is POST /c/{token}: the person confirms; the proof is their address and user agent.
 func (h *handler) confirm(c *fiber.Ctx) error {
-	p, err := h.Links.Confirm(linkCtx(c), token(c), clientaddr.Of(c, h.TrustedProxies), string(c.Request().Header.UserAgent()), requestid.Of(c))
+	p, err := h.Links.Confirm(c.UserContext(), token(c), clientaddr.Of(c, h.TrustedProxies), string(c.Request().Header.UserAgent()), requestid.Of(c))
 	if err != nil {
 		return err
 	}
@@ -93,7 +86,7 @@ func (h *handler) withdrawPage(c *fiber.Ctx) error {
 
 // withdraw is POST /w/{token}: the person withdraws their general-contact consent.
 func (h *handler) withdraw(c *fiber.Ctx) error {
-	p, err := h.Links.Withdraw(linkCtx(c), token(c), requestid.Of(c))
+	p, err := h.Links.Withdraw(c.UserContext(), token(c), requestid.Of(c))
 	if err != nil {
 		return err
 	}

@@ -32,7 +32,8 @@ const DefaultPerMinute = 60
 
 type handler struct {
 	Deps
-	limit *addrLimiter
+	limit    *addrLimiter
+	noScript *noScriptLimits
 }
 
 // Mount registers the person's pages behind their guard.

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -14,7 +15,7 @@ type Forms struct{ s *Store }
 var _ tenants.FormRepo = (*Forms)(nil)
 
 const formCols = `tenant_id, form_id, name, open, fields, created_at, updated_at, retention, retention_from,
-	language, double_opt_in, confirm_within, primary_for, contact_for`
+	language, double_opt_in, confirm_within, primary_for, contact_for, settings`
 
 // Insert stores a new form; ErrConflict when the tenant has one with the same form id.
 func (r *Forms) Insert(ctx context.Context, f tenants.Form) error {
@@ -22,15 +23,27 @@ func (r *Forms) Insert(ctx context.Context, f tenants.Form) error {
 	if err != nil {
 		return err
 	}
-	_, err = r.s.w.ExecContext(ctx, `INSERT INTO forms (`+formCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
+	_, err = r.s.w.ExecContext(ctx, `INSERT INTO forms (`+formCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
 	return translate("insert form", err)
+}
+
+// formSettings is the settings column: the settings of a form's public ways in.
+type formSettings struct {
+	HostedPage    bool   `json:"hostedPage,omitempty"`
+	AllowNoJS     bool   `json:"allowNoJs,omitempty"`
+	ConsentSource string `json:"consentSource,omitempty"`
+}
+
+func settingsOf(f tenants.Form) string {
+	b, _ := json.Marshal(formSettings{HostedPage: f.HostedPage, AllowNoJS: f.AllowNoJS, ConsentSource: f.ConsentSource})
+	return string(b)
 }
 
 // formArgs are a form's values in the order of formCols.
 func formArgs(f tenants.Form) ([]any, error) {
 	fields, err := json.Marshal(f.Fields)
 	return []any{f.TenantID, f.FormID, f.Name, f.Open, string(fields), ms(f.CreatedAt), ms(f.UpdatedAt), f.Retention, f.RetentionFrom,
-		f.Language, strings.Join(f.DoubleOptIn, ","), f.ConfirmWithin, f.PrimaryFor, f.ContactFor}, err
+		f.Language, strings.Join(f.DoubleOptIn, ","), f.ConfirmWithin, f.PrimaryFor, f.ContactFor, settingsOf(f)}, err
 }
 
 // Get returns the tenant's form with formID.
@@ -46,9 +59,10 @@ func (r *Forms) Save(ctx context.Context, f tenants.Form) error {
 		return err
 	}
 	return execOne(ctx, r.s.w, "save form", `UPDATE forms SET name = ?, open = ?, fields = ?, created_at = ?, updated_at = ?,
-		retention = ?, retention_from = ?, language = ?, double_opt_in = ?, confirm_within = ?, primary_for = ?, contact_for = ? WHERE tenant_id = ? AND form_id = ?`,
+		retention = ?, retention_from = ?, language = ?, double_opt_in = ?, confirm_within = ?, primary_for = ?, contact_for = ?, settings = ?
+		WHERE tenant_id = ? AND form_id = ?`,
 		f.Name, f.Open, string(fields), ms(f.CreatedAt), ms(f.UpdatedAt), f.Retention, f.RetentionFrom,
-		f.Language, strings.Join(f.DoubleOptIn, ","), f.ConfirmWithin, f.PrimaryFor, f.ContactFor, f.TenantID, f.FormID)
+		f.Language, strings.Join(f.DoubleOptIn, ","), f.ConfirmWithin, f.PrimaryFor, f.ContactFor, settingsOf(f), f.TenantID, f.FormID)
 }
 
 // List returns the tenant's forms by form id.
@@ -58,12 +72,17 @@ func (r *Forms) List(ctx context.Context, tenantID string) ([]tenants.Form, erro
 
 func scanForm(row scanner) (tenants.Form, error) {
 	var f tenants.Form
-	var fields, doubleOptIn string
+	var fields, doubleOptIn, settings string
 	var created, updated int64
 	if err := row.Scan(&f.TenantID, &f.FormID, &f.Name, &f.Open, &fields, &created, &updated, &f.Retention, &f.RetentionFrom,
-		&f.Language, &doubleOptIn, &f.ConfirmWithin, &f.PrimaryFor, &f.ContactFor); err != nil {
+		&f.Language, &doubleOptIn, &f.ConfirmWithin, &f.PrimaryFor, &f.ContactFor, &settings); err != nil {
 		return f, err
 	}
+	var set formSettings
+	if err := json.Unmarshal([]byte(settings), &set); err != nil {
+		return f, fmt.Errorf("decode settings of form %s: %w", f.FormID, err)
+	}
+	f.HostedPage, f.AllowNoJS, f.ConsentSource = set.HostedPage, set.AllowNoJS, set.ConsentSource
 	if doubleOptIn != "" {
 		f.DoubleOptIn = strings.Split(doubleOptIn, ",")
 	}

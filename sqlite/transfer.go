@@ -118,7 +118,7 @@ func importItem(ctx context.Context, tx *sql.Tx, st statements, it tenants.Item)
 		res, err = tx.ExecContext(ctx, `INSERT INTO api_keys (`+keyCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, args...)
 	case it.Form != nil:
 		args, _ := formArgs(*it.Form)
-		res, err = tx.ExecContext(ctx, `INSERT INTO forms (`+formCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, args...)
+		res, err = tx.ExecContext(ctx, `INSERT INTO forms (`+formCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, args...)
 	case it.Text != nil:
 		v := it.Text
 		res, err = tx.ExecContext(ctx, `INSERT INTO consent_texts (`+textCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,

@@ -80,3 +80,13 @@ func (c Consents) GrantedChannels(now time.Time) []string {
 	}
 	return out
 }
+
+// AnyPending reports whether a consent is stored pending: awaiting the person's confirmation.
+func (c Consents) AnyPending() bool {
+	for _, con := range c.All() {
+		if con.Status == StatusPending {
+			return true
+		}
+	}
+	return false
+}

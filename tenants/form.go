@@ -62,6 +62,24 @@ type Form struct {
 	// last, as deadline intervals ("1y", "P2Y"); "" is DefaultPrimaryFor, DefaultContactFor.
 	PrimaryFor string `json:"primaryFor,omitempty"`
 	ContactFor string `json:"contactFor,omitempty"`
+	// HostedPage serves the form's hosted page (/f/{tenant}/{form}); a form that a usable
+	// publishable key names has one too, for the sites that frame it. Off by default: a page
+	// that anyone may post to is opened by the organisation, not by creating a form.
+	HostedPage bool `json:"hostedPage,omitempty"`
+	// AllowNoJS lets the hosted page take a submission whose browser ran no script, without
+	// the spam challenge: limited per client address and per form, and marked unchallenged.
+	AllowNoJS bool `json:"allowNoJs,omitempty"`
+	// ConsentSource is the consent_source the public ways in record as proof ("" is
+	// "web:<form id>"); what a browser sends for it is ignored.
+	ConsentSource string `json:"consentSource,omitempty"`
+}
+
+// PublicSource is the consent_source a submission through a public way in records.
+func (f Form) PublicSource() string {
+	if f.ConsentSource != "" {
+		return f.ConsentSource
+	}
+	return "web:" + f.FormID
 }
 
 // DefaultPageFields are what a hosted page asks when its form declares no fields: a name and
@@ -96,6 +114,17 @@ func (f Form) ConsentDeadlines() (primary, contact string) {
 		contact = DefaultContactFor
 	}
 	return primary, contact
+}
+
+// DefaultConfirmWithin is a form's confirmation period when it sets none.
+const DefaultConfirmWithin = "7d"
+
+// ConfirmPeriod is the form's confirmation period as set, or the default it stands for.
+func (f Form) ConfirmPeriod() string {
+	if f.ConfirmWithin == "" {
+		return DefaultConfirmWithin
+	}
+	return f.ConfirmWithin
 }
 
 // The general-contact channels a form can ask double opt-in for.

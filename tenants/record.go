@@ -142,6 +142,16 @@ type Record struct {
 	AnonymisedAt *time.Time     `json:"anonymisedAt,omitempty"`
 }
 
+// FieldUnchallenged is the own field of a record a public way in took without a spam
+// challenge (a hosted page's no-script fallback, docs/API.md §14).
+const FieldUnchallenged = "unchallenged"
+
+// Unchallenged reports whether the record came in without a spam challenge.
+func (r Record) Unchallenged() bool {
+	v, _ := r.Fields[FieldUnchallenged].(bool)
+	return v
+}
+
 // NewRecord starts a record of kind for tenantID: the one place a record gets its ids. publicID
 // is the client's idempotency key (a submission_id); "" mints a fresh one with NewID, so call it
 // once per record. ID is the storage key (RecordID).

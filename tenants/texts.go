@@ -130,3 +130,16 @@ func (set TextSet) Stamp(c *Consents) {
 		}
 	}
 }
+
+// Version is the version id that names the set in consent_text_version: its latest
+// publication ("" for an empty set). A page that shows the set sends it, so that the record
+// names the texts the person saw even when a newer version is published before they post.
+func (set TextSet) Version() string {
+	var latest ConsentText
+	for _, t := range set {
+		if latest.ID == "" || t.PublishedAt.After(latest.PublishedAt) || (t.PublishedAt.Equal(latest.PublishedAt) && t.ID > latest.ID) {
+			latest = t
+		}
+	}
+	return latest.ID
+}

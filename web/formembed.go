@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/consentforms/consentforms/tenants"
 )
@@ -13,22 +14,37 @@ import (
 // preview and link), an <iframe> snippet, and a plain-HTML snippet posting with a publishable key.
 type FormEmbed struct {
 	PageURL, Iframe, HTML string
+	// TextVersion is the consent text version the plain-HTML snippet carries ("" none), and
+	// TextsPublished when it was published: a snippet copied before then is stale.
+	TextVersion    string
+	TextsPublished time.Time
 }
 
 // pkPlaceholder stands where the snippet's publishable key goes: keys are shown once, when issued.
 const pkPlaceholder = "cf_pk_YOUR_PUBLISHABLE_KEY"
 
-// EmbedFor builds the snippets of form f of tenantID served at base (scheme://host).
-func EmbedFor(base, tenantID string, f tenants.Form) FormEmbed {
+// EmbedFor builds the snippets of form f of tenantID (organisation org) served at base
+// (scheme://host). The plain-HTML snippet carries the consent texts current now (texts, in
+// the form's language) and their version id, which its script sends: the record then names
+// the words the person saw, and a newer publication makes a copied snippet stale.
+func EmbedFor(base, tenantID, org string, f tenants.Form, texts tenants.TextSet) FormEmbed {
 	page := base + "/f/" + url.PathEscape(tenantID) + "/" + url.PathEscape(f.FormID)
-	e := FormEmbed{PageURL: page}
+	e := FormEmbed{PageURL: page, TextVersion: texts.Version()}
+	for _, t := range texts {
+		if t.ID == e.TextVersion {
+			e.TextsPublished = t.PublishedAt
+		}
+	}
 	e.Iframe = `<iframe src="` + html.EscapeString(page) + `" title="` + html.EscapeString(orID(f)) +
 		`" style="width:100%;max-width:40rem;height:56rem;border:0" loading="lazy"></iframe>`
-	primary, contact := f.ConsentDeadlines()
 	var b strings.Builder
 	esc := html.EscapeString
+	version := ""
+	if e.TextVersion != "" {
+		version = `" data-cf-text-version="` + esc(e.TextVersion)
+	}
 	b.WriteString(`<form data-cf-api="` + esc(base) + `" data-cf-key="` + pkPlaceholder + `" data-cf-form="` + esc(f.FormID) +
-		`" data-cf-primary-for="` + esc(primary) + `" data-cf-contact-for="` + esc(contact) + `" novalidate>` + "\n")
+		version + `" novalidate>` + "\n")
 	ids := map[string]bool{}
 	for _, d := range f.PageFields() {
 		id := "cf-" + fieldID(d.Name)
@@ -63,8 +79,14 @@ func EmbedFor(base, tenantID string, f tenants.Form) FormEmbed {
 	}
 	b.WriteString("  <fieldset>\n    <legend>" + esc(Msg(f.Language, "form.consents")) + "</legend>\n")
 	consent := func(key, msg string) {
+		text := MsgWith(f.Language, msg, "org", org)
+		if name, ok := tenants.ConsentByKey(strings.TrimPrefix(key, "consent_to_")); ok {
+			if t, ok := texts[name]; ok {
+				text = t.Text
+			}
+		}
 		b.WriteString(`    <p><input type="checkbox" id="cf-` + key + `" name="` + key + `"> <label for="cf-` + key + `">` +
-			esc(MsgWith(f.Language, msg, "org", "…")) + "</label></p>\n")
+			esc(text) + "</label></p>\n")
 	}
 	consent("consent_to_primary_purpose", "form.consent.primary")
 	if ids["email"] {

@@ -8,12 +8,15 @@ type HostedForm struct {
 	Action, ChallengeURL string
 	// SubmissionID makes a repeated post of the same page one submission.
 	SubmissionID string
+	// TextVersion names the set of consent texts the page shows ("" none): the record names
+	// what the person saw.
+	TextVersion string
 	Fields       []HostedField
 	Consents     []HostedConsent
 	// Summary, when set, is the error summary announced above the form.
 	Summary string
-	// Done shows the thanks instead of the form.
-	Done bool
+	// Done shows the thanks instead of the form; Pending, that a confirmation awaits the person.
+	Done, Pending bool
 	// Honeypot is the trap field's name.
 	Honeypot string
 }

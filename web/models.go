@@ -190,8 +190,10 @@ type FormInput struct {
 	// Retention is the form's retention as typed ("" = none) and what it counts from.
 	Retention     string
 	RetentionFrom string
-	// PrimaryFor and ContactFor are how long the hosted page's consents last, as typed.
+	// PrimaryFor and ContactFor are how long the public ways' consents last, as typed.
 	PrimaryFor, ContactFor string
+	// HostedPage and AllowNoJS: the hosted page is served; it takes posts without script.
+	HostedPage, AllowNoJS bool
 }
 
 // ProviderWebhook is the unsubscribe webhook URL of one provider with a setup hint.

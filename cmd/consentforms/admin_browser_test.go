@@ -419,7 +419,7 @@ func TestAdminBrowserJourney(t *testing.T) {
 	u.do(chromedp.SetValue(sel("input-field-1-type"), "date"), chromedp.Click(sel("input-field-1-personal")))
 	wantStatus(t, "create form", u.submit("form-save"), 200)
 	u.visible("flash-success")
-	if url := u.text("webhook-url-sendgrid"); url != s.URL+"/api/v1/sendgrid/unsubscribe?tenant="+tenantID {
+	if url := u.text("webhook-url-sendgrid"); url != s.LinkBase+"/api/v1/sendgrid/unsubscribe?tenant="+tenantID {
 		t.Errorf("sendgrid webhook URL %q", url)
 	}
 	u.shot("05-form-edit")
@@ -525,11 +525,11 @@ func TestAdminBrowserJourney(t *testing.T) {
 	wantStatus(t, "webhooks", u.submit("nav-webhooks"), 200)
 	wantStatus(t, "issue token", u.submit("mailchimp-token-issue-submit"), 200)
 	hook := u.text("mailchimp-token-url")
-	if !strings.HasPrefix(hook, s.URL+"/api/v1/mailchimp/unsubscribe?token=mct_") {
+	if !strings.HasPrefix(hook, s.LinkBase+"/api/v1/mailchimp/unsubscribe?token=mct_") {
 		t.Fatalf("mailchimp URL %q", hook)
 	}
 	u.shot("16-mailchimp-token")
-	r = s.do("POST", strings.TrimPrefix(hook, s.URL), "", "type=unsubscribe&data%5Bemail%5D=nobody%40example.org",
+	r = s.do("POST", strings.TrimPrefix(hook, s.LinkBase), "", "type=unsubscribe&data%5Bemail%5D=nobody%40example.org",
 		"Content-Type: application/x-www-form-urlencoded")
 	if r.Status != 200 {
 		t.Errorf("mailchimp webhook with the issued token: %d %s", r.Status, r.Body)

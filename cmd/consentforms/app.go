@@ -2,7 +2,9 @@ package main
 
 import (
 	"log/slog"
+	"net"
 	"net/netip"
+	"strconv"
 	"time"
 
 	"github.com/consentforms/consentforms/admin"
@@ -18,7 +20,7 @@ import (
 )
 
 // build wires the store, the domain operations, the API and the admin UI.
-func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Prefix, publicURL string, hooks webhook.Policy, lim Limits, log *slog.Logger, m *metrics) (*fiber.App, *ops.Service, error) {
+func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Prefix, urls publicURLs, hooks webhook.Policy, lim Limits, log *slog.Logger, m *metrics) (*fiber.App, *ops.Service, error) {
 	enf, err := policies.New()
 	if err != nil {
 		return nil, nil, err
@@ -26,16 +28,16 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 	svc := &ops.Service{Tenants: store.Tenants, Records: store.Records, Forms: store.Forms, Writer: store.Writer,
 		Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now, Rights: store.Records, Audit: store.Audit,
 		Observer: m, Bulk: store.Bulk, SMS: store.SMS}
-	svc.PersonLinks, svc.SpentTokens = &links.Links{Signer: links.NewSigner(keys.HMAC), PublicURL: publicURL}, store.SpentTokens
+	svc.PersonLinks, svc.SpentTokens = &links.Links{Signer: links.NewSigner(keys.HMAC), PublicURL: urls.links}, store.SpentTokens
 	svc.WebhookDiag = &ops.WebhookDiagnostics{Repo: store.WebhookDiag, Now: time.Now}
 	apiKeys, tens, forms := cache.NewKeys(store.APIKeys), cache.NewTenants(store.Tenants), cache.NewForms(store.Forms)
 	texts := cache.NewTexts(store.Texts)
-	svc.Texts = texts
+	svc.Texts, svc.IntakeForms = texts, forms
 	purgeForm := func(tenantID, formID string) { forms.Purge(tenantID, formID); texts.Purge(tenantID, formID) }
 	a := api.NewServer(api.Deps{Keys: apiKeys, Tenants: tens, Forms: forms, Records: store.Records, Tokens: store.Tokens,
 		Ops: svc, Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now, TrustedProxies: prefixStrings(proxies),
 		ObserveRequest: m.Request, Diagnostics: svc.WebhookDiag,
-		SMSSecrets: ops.SMSSecrets{Repo: store.SMS, Keys: ring.SecretsKeys}, PublicURL: publicURL,
+		SMSSecrets: ops.SMSSecrets{Repo: store.SMS, Keys: ring.SecretsKeys}, PublicURL: urls.configured,
 		OAuthKey:    derive(keys.HMAC, "consentforms sendgrid oauth access tokens"),
 		ReadTimeout: lim.ReadTimeout, BodyBytesInFlight: lim.BodyBytesInFlight, Concurrency: lim.MaxConns,
 		TenantRateFactor: lim.TenantRateFactor, WebForms: webFormsDeps(store, keys)})
@@ -44,8 +46,27 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions, Texts: store.Texts,
 		Chains: store.AuditChains, Outbox: store.Outbox, Bulk: store.Bulk, SMS: store.SMS}, Ops: svc, SecretsKeys: ring.SecretsKeys, Diagnostics: svc.WebhookDiag, WebhookPolicy: hooks,
 		Enforcer: enf, Logger: log, SessionKeys: ring.SessionKeys, TrustedProxies: proxies, PurgeKey: apiKeys.Purge, PurgeForm: purgeForm, PurgeTenant: tens.Purge, Now: time.Now,
-		PasswordChecks: lim.PasswordChecks, ExportJSON: api.ExportView})
+		PasswordChecks: lim.PasswordChecks, ExportJSON: api.ExportView, PublicURL: urls.links})
 	return app, svc, nil
+}
+
+// publicURLs are the service's public base URLs: configured is CONSENTFORMS_PUBLIC_URL as
+// set ("" unset: Twilio's signature is then checked over the request's own URL), links the
+// base of every link people are sent or shown (the configured one, else the listen address's
+// default).
+type publicURLs struct{ configured, links string }
+
+// linkBase is the base of the links: CONSENTFORMS_PUBLIC_URL, else http://localhost:<port>
+// of the address the server listens on.
+func linkBase(configured string, addr net.Addr) string {
+	if configured != "" {
+		return configured
+	}
+	port := "8080"
+	if t, ok := addr.(*net.TCPAddr); ok {
+		port = strconv.Itoa(t.Port)
+	}
+	return "http://localhost:" + port
 }
 
 // newApp builds the one Fiber app: the API's configuration and error handler, the middleware

@@ -140,6 +140,9 @@ func formUpdate(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
 		"confirm-within": fs.String("confirm-within", "", `how long a confirmation link stays valid (7d, P14D); "" is seven days`),
 		"primary-for":    fs.String("primary-for", "", `how long the primary-purpose consent given on the hosted page lasts (1y, P18M); "" is 1y`),
 		"contact-for":    fs.String("contact-for", "", `how long the general-contact consents given on the hosted page last (2y); "" is 2y`),
+		"hosted-page":    fs.String("hosted-page", "", "on: serve the form's hosted page (/f/…); off: 404 there unless a publishable key names the form"),
+		"allow-no-js":    fs.String("allow-no-js", "", "on: the hosted page takes submissions without the spam challenge from browsers without script, limited per address and marked unchallenged"),
+		"consent-source": fs.String("consent-source", "", `the consent_source the public ways in record; "" is web:<form id>`),
 	}
 	return func(ctx context.Context, s tenants.Stores) (any, error) {
 		return updateForm(ctx, s, *tenant, *formID, fs, settings)

@@ -36,14 +36,14 @@ func consentOf(rec map[string]any, name string) map[string]any {
 	return rec["consents"].(map[string]any)[name].(map[string]any)
 }
 
-// pathOf is the path of an absolute URL of the test server.
+// pathOf is the path of a link the test server made: absolute, on its link base.
 func pathOf(t *testing.T, s *testServer, u any) string {
 	t.Helper()
 	str, _ := u.(string)
-	if !strings.HasPrefix(str, s.URL+"/") {
-		t.Fatalf("link %q is not an absolute URL of %s", str, s.URL)
+	if !strings.HasPrefix(str, s.LinkBase+"/") {
+		t.Fatalf("link %q is not an absolute URL of %s", str, s.LinkBase)
 	}
-	return strings.TrimPrefix(str, s.URL)
+	return strings.TrimPrefix(str, s.LinkBase)
 }
 
 // assertPersonPage checks what every page under /c/ and /w/ promises: no cookie, the strict

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -20,12 +21,15 @@ import (
 // testServer is the real server on a fresh embedded store in a temp dir, on a random
 // loopback port, provisioned through the real CLI code path.
 type testServer struct {
-	t      *testing.T
-	URL    string
-	Dir    string
-	env    map[string]string
-	stdout *syncBuffer
-	stderr *syncBuffer
+	t   *testing.T
+	URL string
+	// LinkBase is the base of the links the server makes: CONSENTFORMS_PUBLIC_URL, else
+	// http://localhost:<port>.
+	LinkBase string
+	Dir      string
+	env      map[string]string
+	stdout   *syncBuffer
+	stderr   *syncBuffer
 }
 
 type syncBuffer struct {
@@ -79,6 +83,10 @@ func startOn(t *testing.T, dir string, env ...string) *testServer {
 		t.Fatal(err)
 	}
 	s.URL = "http://" + ln.Addr().String()
+	s.LinkBase = strings.TrimRight(s.env["CONSENTFORMS_PUBLIC_URL"], "/")
+	if s.LinkBase == "" {
+		s.LinkBase = "http://localhost:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- serveOn(ctx, configFrom(s.getenv), ln, s.stdout, s.stderr) }()

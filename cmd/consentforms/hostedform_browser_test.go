@@ -14,10 +14,11 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/consentforms/consentforms/tenants/altcha"
+	"github.com/consentforms/consentforms/tenants/ops"
 )
 
 // TestHostedFormBrowser: in Chromium the hosted page submits with its script (the challenge
-// solved in the page) and without script; a refusal shows each error next to its field and in
+// solved in the page) and, where the form allows it, without script (marked unchallenged); a refusal shows each error next to its field and in
 // the announced summary; an erasure afterwards removes what the page stored. It also times the
 // page's solver at the service's difficulty (logged) and takes the 375 px and 1280 px shots.
 func TestHostedFormBrowser(t *testing.T) {
@@ -26,6 +27,7 @@ func TestHostedFormBrowser(t *testing.T) {
 	browserSideOnly(t)
 	s := startServer(t)
 	tn := openTenant(s)
+	s.cli("form", "update", "--tenant", tn, "--form-id", "petition", "--hosted-page", "on", "--allow-no-js", "on")
 	page := "/f/" + tn + "/petition"
 	rd := s.key(tn, "submissions:read,gdpr:anonymise")
 
@@ -53,12 +55,12 @@ func TestHostedFormBrowser(t *testing.T) {
 	u.shot("hosted-form-error-375")
 	u.do(chromedp.EmulateViewport(1280, 900))
 	// Corrected: the script solves the challenge and the page posts it.
-	sid := u.value(`input[name=submission_id]`)
+	sid := ops.PublicSubmissionID("petition", u.value(`input[name=submission_id]`))
 	u.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("f-email").value = ""`), chromedp.SendKeys("#f-email", "js@example.org"),
 		chromedp.SendKeys("#f-first_name", "Jo"), chromedp.Click("#f-consent_to_primary_purpose"))
 	u.do(chromedp.Click(sel("form-submit")), chromedp.WaitVisible(sel("form-thanks")))
 	got := call(t, s, "GET", "/api/v1/forms/submissions/"+sid, rd, nil)
-	if got.Status != 200 || str(got.JSON(t), "contact.email") != "js@example.org" {
+	if got.Status != 200 || str(got.JSON(t), "contact.email") != "js@example.org" || got.JSON(t)["unchallenged"] != nil {
 		t.Fatalf("with script: %d %s", got.Status, got.Body)
 	}
 
@@ -68,12 +70,12 @@ func TestHostedFormBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantStatus(t, "page without script", u.open(page), 200)
-	sid2 := u.value(`input[name=submission_id]`)
+	sid2 := ops.PublicSubmissionID("petition", u.value(`input[name=submission_id]`))
 	u.do(chromedp.SendKeys("#f-email", "nojs@example.org"), chromedp.Click("#f-consent_to_general_contact_email"))
 	wantStatus(t, "post without script", u.submit("form-submit"), 200)
 	u.visible("form-thanks")
 	got = call(t, s, "GET", "/api/v1/forms/submissions/"+sid2, rd, nil)
-	if got.Status != 200 || str(got.JSON(t), "contact.email") != "nojs@example.org" {
+	if got.Status != 200 || str(got.JSON(t), "contact.email") != "nojs@example.org" || got.JSON(t)["unchallenged"] != true {
 		t.Fatalf("without script: %d %s", got.Status, got.Body)
 	}
 	// Erasure removes what the page stored.
@@ -99,6 +101,7 @@ func TestHostedFormSolveTime(t *testing.T) {
 	requireChromium(t)
 	s := startServer(t)
 	tn := openTenant(s)
+	s.cli("form", "update", "--tenant", tn, "--form-id", "petition", "--hosted-page", "on")
 	u := newAdminUI(t, s)
 	wantStatus(t, "page", u.open("/f/"+tn+"/petition"), 200)
 	signer := altcha.Signer{Key: []byte("browser timing key, not the server's"), MaxNumber: altcha.DefaultMaxNumber, TTL: time.Minute}
@@ -164,7 +167,11 @@ func TestAdminBrowserFormEditor(t *testing.T) {
 	u.fill("field-1-help", "Where you live.")
 	u.do(chromedp.SetValue(sel("input-field-1-type"), "select"), chromedp.SendKeys(sel("input-field-1-options"), "North\nSouth"))
 	u.fill("field-1-order", "1")
+	u.do(chromedp.Click("#hosted_page"))
 	wantStatus(t, "save", u.submit("form-save"), 200)
+	if on, err := chromedp.Run(u.ctx, chromedp.Evaluate[bool](`document.getElementById("hosted_page").checked`)); err != nil || !on {
+		t.Errorf("the hosted page setting does not show as on after saving: %v %v", on, err)
+	}
 	if got := u.value(`[data-testid="input-field-0-name"]`); got != "region" {
 		t.Errorf("first row after reordering: %q, want region", got)
 	}
@@ -178,7 +185,7 @@ func TestAdminBrowserFormEditor(t *testing.T) {
 	href := u.attr("form-preview", "href")
 	u.do(chromedp.EmulateViewport(1280, 900))
 	u.shot("admin-form-editor-1280")
-	wantStatus(t, "preview", u.open(strings.TrimPrefix(href, s.URL)), 200)
+	wantStatus(t, "preview", u.open(strings.TrimPrefix(href, s.LinkBase)), 200)
 	order, err := chromedp.Run(u.ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('[data-testid^="field-"]')].map(e => e.dataset.testid)`))
 	if err != nil || strings.Join(order, ",") != "field-region,field-email" {
 		t.Errorf("hosted page fields %v, %v", order, err)

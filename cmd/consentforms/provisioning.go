@@ -104,8 +104,10 @@ func updateForm(ctx context.Context, s tenants.Stores, tenantID, formID string, 
 	}
 	in.Language, in.ConfirmWithin = given("language"), given("confirm-within")
 	in.PrimaryFor, in.ContactFor = given("primary-for"), given("contact-for")
-	if in.DoubleOptIn == nil && in.Language == nil && in.ConfirmWithin == nil && in.PrimaryFor == nil && in.ContactFor == nil {
-		return nil, errors.New("give at least one of --double-opt-in, --language, --confirm-within, --primary-for, --contact-for")
+	in.HostedPage, in.AllowNoJS, in.ConsentSource = given("hosted-page"), given("allow-no-js"), given("consent-source")
+	if in.DoubleOptIn == nil && in.Language == nil && in.ConfirmWithin == nil && in.PrimaryFor == nil && in.ContactFor == nil &&
+		in.HostedPage == nil && in.AllowNoJS == nil && in.ConsentSource == nil {
+		return nil, errors.New("give at least one of --double-opt-in, --language, --confirm-within, --primary-for, --contact-for, --hosted-page, --allow-no-js, --consent-source")
 	}
 	f, err := provisioner(s).UpdateFormSettings(ctx, cliActor, in)
 	if errors.Is(err, tenants.ErrNotFound) {
@@ -114,9 +116,23 @@ func updateForm(ctx context.Context, s tenants.Stores, tenantID, formID string, 
 	if err != nil {
 		return nil, err
 	}
+	return formSettingsOut(f), nil
+}
+
+// formSettingsOut is the settings of f as form update prints them: each with the value in
+// force, a default as its value.
+func formSettingsOut(f tenants.Form) map[string]any {
 	primary, contact := f.ConsentDeadlines()
 	return map[string]any{"formId": f.FormID, "language": f.Language, "doubleOptIn": nonNil(f.DoubleOptIn),
-		"confirmWithin": f.ConfirmWithin, "primaryFor": primary, "contactFor": contact}, nil
+		"confirmWithin": f.ConfirmPeriod(), "primaryFor": primary, "contactFor": contact,
+		"hostedPage": onOff(f.HostedPage), "allowNoJs": onOff(f.AllowNoJS), "consentSource": f.PublicSource()}
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
 }
 
 // publishText publishes the text given by --text or read from --file (one of them).

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/consentforms/consentforms/tenants/altcha"
+	"github.com/consentforms/consentforms/tenants/ops"
 )
 
 // publishableSetup is a server that believes X-Forwarded-For from the test (so each case can
@@ -126,7 +127,14 @@ func TestPublishableKeyChallenge(t *testing.T) {
 			headers: from(goodOrigin, 12), status: 200, empty: true},
 		{name: "secret key needs none", path: submitPath, key: p.s.key(p.tenant, "submissions:write"), body: webSub("w7"), status: 200, empty: true},
 	})
-	for id, want := range map[string]int{"w1": 200, "w2": 404, "w3": 404, "w4": 404, "w5": 404, "w6": 404, "w7": 200} {
+	// A publishable key's submission ids are its form's public ways' own (stored under a
+	// derived id); the secret key's is the id itself.
+	for id, want := range map[string]int{"w1": 200, "w2": 404, "w3": 404, "w4": 404, "w5": 404, "w6": 404, "w7": 404} {
+		if r := call(t, p.s, "GET", "/api/v1/forms/submissions/"+ops.PublicSubmissionID("petition", id), p.rd, nil); r.Status != want {
+			t.Errorf("public submission %s: %d, want %d", id, r.Status, want)
+		}
+	}
+	for id, want := range map[string]int{"w1": 404, "w7": 200} {
 		if r := call(t, p.s, "GET", "/api/v1/forms/submissions/"+id, p.rd, nil); r.Status != want {
 			t.Errorf("submission %s: %d, want %d", id, r.Status, want)
 		}

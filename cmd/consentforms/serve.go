@@ -61,7 +61,12 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 		return err
 	}
 	lim := cfg.Limits.withDefaults(raiseFileLimit())
-	app, svc, err := build(store, keys, newKeyring(cfg, keys), cfg.TrustedProxies, cfg.PublicURL, cfg.Webhooks.Policy, lim, log, m)
+	urls := publicURLs{configured: cfg.PublicURL, links: linkBase(cfg.PublicURL, ln.Addr())}
+	if cfg.PublicURL == "" {
+		log.Warn("CONSENTFORMS_PUBLIC_URL is not set: the links the service mails and shows to people point at "+urls.links+
+			", which only this machine can open; set it to the address people reach the service at", "linkBase", urls.links)
+	}
+	app, svc, err := build(store, keys, newKeyring(cfg, keys), cfg.TrustedProxies, urls, cfg.Webhooks.Policy, lim, log, m)
 	if err != nil {
 		return err
 	}

@@ -149,7 +149,7 @@ func TestSMSTwilio(t *testing.T) {
 	if !strings.Contains(twilio, `data-reason="bad_signature"`) {
 		t.Errorf("the Twilio section does not show the refused signature:\n%s", twilio)
 	}
-	if !strings.Contains(twilio, s.URL+"/api/v1/twilio/unsubscribe?tenant="+url.QueryEscape(tenant)) {
+	if !strings.Contains(twilio, s.LinkBase+"/api/v1/twilio/unsubscribe?tenant="+url.QueryEscape(tenant)) {
 		t.Errorf("the Twilio section does not give the URL to paste:\n%s", twilio)
 	}
 	if strings.Contains(page, "auth-token-1") || strings.Contains(page, texter) {

@@ -340,7 +340,7 @@ func TestSubmissionReadShape(t *testing.T) {
 		},
 		"payload": map[string]any{}, "anonymisedAt": nil, "withdrawUrl": str(minimal, "withdrawUrl"),
 	})
-	if !strings.HasPrefix(str(minimal, "withdrawUrl"), s.URL+"/w/") {
+	if !strings.HasPrefix(str(minimal, "withdrawUrl"), s.LinkBase+"/w/") {
 		t.Errorf("withdrawUrl %q", str(minimal, "withdrawUrl"))
 	}
 

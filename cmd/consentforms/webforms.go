@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 
@@ -22,28 +21,12 @@ func challengeKey(keys secrets) []byte {
 }
 
 // formPagesDeps wires the hosted form page: the cached tenants and forms, the keys (for the
-// sites that may frame it), intake, the spent challenges and the signer.
+// forms publishable keys name and the sites that may frame them), the intake case, the spent
+// challenges and the signer.
 func formPagesDeps(store tenants.Stores, keys secrets, tens tenants.TenantStore, forms tenants.FormStore, svc *ops.Service) pages.FormPages {
-	return pages.FormPages{Tenants: tens, Forms: forms, Keys: store.APIKeys, Ingest: svc, Challenges: store.Challenges,
+	return pages.FormPages{Tenants: tens, Forms: forms, Keys: store.APIKeys, Intake: svc, Challenges: store.Challenges,
 		Signer: altcha.Signer{Key: challengeKey(keys), MaxNumber: altcha.DefaultMaxNumber, TTL: altcha.DefaultTTL},
-		Texts:  currentTexts{svc}}
-}
-
-// currentTexts gives the hosted page the text of each consent as the form publishes it now
-// (the set a submission without consent_text_version records).
-type currentTexts struct{ svc *ops.Service }
-
-func (t currentTexts) ConsentText(ctx context.Context, tenantID, formID, lang, consent string) (string, bool, error) {
-	name, ok := tenants.ConsentByKey(consent)
-	if !ok {
-		return "", false, nil
-	}
-	set, err := t.svc.CurrentTexts(ctx, tenantID, formID, lang)
-	if err != nil {
-		return "", false, err
-	}
-	text, ok := set[name]
-	return text.Text, ok, nil
+		Texts:  svc}
 }
 
 // webFormsDeps wires the publishable keys' origins, the spent challenges and the signer.

@@ -62,7 +62,7 @@ func TestWebhookDiagnostics(t *testing.T) {
 	if !strings.Contains(sendgrid, `data-reason="stale_timestamp"`) || !strings.Contains(sendgrid, "stale timestamp") {
 		t.Errorf("the SendGrid section does not show the stale timestamp:\n%s", sendgrid)
 	}
-	if !strings.Contains(sendgrid, s.URL+"/api/v1/sendgrid/unsubscribe?tenant="+url.QueryEscape(tn)) {
+	if !strings.Contains(sendgrid, s.LinkBase+"/api/v1/sendgrid/unsubscribe?tenant="+url.QueryEscape(tn)) {
 		t.Errorf("the SendGrid section does not give the URL to paste:\n%s", sendgrid)
 	}
 

@@ -109,26 +109,15 @@ func ID(token string) string {
 type Links struct {
 	Signer *Signer
 	// PublicURL is the service's public base (CONSENTFORMS_PUBLIC_URL, e.g.
-	// https://forms.example.org); "" uses the base of the request at hand (WithBase).
+	// https://forms.example.org, or the default the server derives from its listen address).
+	// It is the only base links have: never a request's Host or forwarded headers, which a
+	// client chooses, so that no one can make the service mail a person a link to their host.
 	PublicURL string
 }
 
-type baseKey struct{}
-
-// WithBase returns ctx carrying base, the scheme and host of the request being served:
-// the base of the links made while serving it when no public URL is configured.
-func WithBase(ctx context.Context, base string) context.Context {
-	return context.WithValue(ctx, baseKey{}, base)
-}
-
-// base is the base URL for links made in ctx: the configured one, else the request's, else
-// none (a background job without a public URL makes root-relative links).
-func (l *Links) base(ctx context.Context) string {
-	if l.PublicURL != "" {
-		return strings.TrimRight(l.PublicURL, "/")
-	}
-	b, _ := ctx.Value(baseKey{}).(string)
-	return strings.TrimRight(b, "/")
+// base is the base URL of every link.
+func (l *Links) base(context.Context) string {
+	return strings.TrimRight(l.PublicURL, "/")
 }
 
 // ConfirmURL is the confirmation link of rec's pending consent name ("" when it has no end).

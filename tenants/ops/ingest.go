@@ -11,7 +11,7 @@ import (
 // Outcome is what ingesting a record did: a repeat is a result, not an error.
 type Outcome int
 
-// The outcomes of Ingest and IngestDraft.
+// The outcomes of Ingest and Submit.
 const (
 	// Stored: the record is new and stored.
 	Stored Outcome = iota + 1
@@ -20,12 +20,12 @@ const (
 	Repeated
 )
 
-// IngestDraft stores the record a parsed body describes for tenantID and returns its public id
+// ingestDraft stores the record a parsed body describes for tenantID and returns its public id
 // and what happened. vs are the violations intake found (the form check's included): a refused
 // body is still a repeat when its submission_id is stored, since a retry answers as the first
 // attempt did, also when it would now fail (the form has closed, a deadline passed: docs/API.md
 // §3.3); otherwise the violations are the error (tenants.Violations).
-func (s *Service) IngestDraft(ctx context.Context, tenantID string, d intake.Draft, vs []tenants.Violation, actor, requestID string) (string, Outcome, error) {
+func (s *Service) ingestDraft(ctx context.Context, tenantID string, d intake.Draft, vs []tenants.Violation, actor, requestID string) (string, Outcome, error) {
 	if len(vs) > 0 {
 		if d.SubmissionID != "" {
 			if _, err := s.Records.Get(ctx, tenantID, d.Kind, d.SubmissionID); err == nil {

@@ -27,9 +27,12 @@ type Service struct {
 	Tenants tenants.TenantStore
 	Records tenants.RecordStore
 	Forms   tenants.FormStore
-	Writer  tenants.Writer
-	Hasher  tenants.Hasher
-	Now     func() time.Time
+	// IntakeForms, when set, is what intake reads forms through (a cache: intake reads a
+	// form on every submission); nil reads Forms.
+	IntakeForms tenants.FormStore
+	Writer      tenants.Writer
+	Hasher      tenants.Hasher
+	Now         func() time.Time
 	// Observer counts erasures, unsubscribes and expiries (nil: nothing is counted).
 	Observer tenants.Observer
 	// Rights and Audit serve the access export, the re-permission list and the retention

@@ -28,6 +28,8 @@ type FormInput struct {
 	// PrimaryFor and ContactFor: how long the consents given on the hosted page last
 	// (intervals; "" is the default, tenants.DefaultPrimaryFor and DefaultContactFor).
 	PrimaryFor, ContactFor string
+	// HostedPage and AllowNoJS: the hosted page, and its no-script fallback (docs/API.md §14).
+	HostedPage, AllowNoJS bool
 }
 
 // CheckForm validates a definition; a custom field's violations name the input
@@ -137,6 +139,7 @@ func (s *Service) SaveForm(ctx context.Context, a Actor, in FormInput) (tenants.
 func set(f *tenants.Form, in FormInput, now time.Time) {
 	f.Name, f.Open, f.Fields, f.UpdatedAt = in.Name, in.Open, slices.Clone(in.Fields), now
 	f.PrimaryFor, f.ContactFor = strings.TrimSpace(in.PrimaryFor), strings.TrimSpace(in.ContactFor)
+	f.HostedPage, f.AllowNoJS = in.HostedPage, in.AllowNoJS
 	f.Retention, f.RetentionFrom = "", ""
 	if in.Retention != "" {
 		f.Retention, f.RetentionFrom = in.Retention, tenants.RetentionBasis(in.RetentionFrom)

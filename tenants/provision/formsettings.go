@@ -24,6 +24,10 @@ type FormSettings struct {
 	// PrimaryFor and ContactFor: how long the consents given on the hosted page last
 	// (intervals; "" is the default).
 	PrimaryFor, ContactFor *string
+	// HostedPage and AllowNoJS: "on" or "off" (the hosted page; its no-script fallback).
+	HostedPage, AllowNoJS *string
+	// ConsentSource: the consent_source the public ways in record; "" is web:<form id>.
+	ConsentSource *string
 }
 
 // CheckFormSettings validates the settings given and returns them normalised (language lower
@@ -76,6 +80,26 @@ func CheckFormSettings(in FormSettings) (FormSettings, tenants.Violations) {
 			*v.out = &d
 		}
 	}
+	for _, v := range []struct {
+		field string
+		in    *string
+		out   **string
+	}{{"hosted_page", in.HostedPage, &out.HostedPage}, {"allow_no_js", in.AllowNoJS, &out.AllowNoJS}} {
+		if v.in != nil {
+			o := strings.ToLower(strings.TrimSpace(*v.in))
+			if o != "on" && o != "off" {
+				c.add(v.field, CodeInvalid, "Give on or off.")
+			}
+			*v.out = &o
+		}
+	}
+	if in.ConsentSource != nil {
+		src := strings.TrimSpace(*in.ConsentSource)
+		if len(src) > 200 {
+			c.add("consent_source", CodeInvalid, "Give at most 200 characters.")
+		}
+		out.ConsentSource = &src
+	}
 	return out, c.vs
 }
 
@@ -110,6 +134,15 @@ func (s *Service) UpdateFormSettings(ctx context.Context, a Actor, in FormSettin
 	}
 	if in.ContactFor != nil {
 		f.ContactFor = *in.ContactFor
+	}
+	if in.HostedPage != nil {
+		f.HostedPage = *in.HostedPage == "on"
+	}
+	if in.AllowNoJS != nil {
+		f.AllowNoJS = *in.AllowNoJS == "on"
+	}
+	if in.ConsentSource != nil {
+		f.ConsentSource = *in.ConsentSource
 	}
 	f.UpdatedAt = s.now()
 	if err := s.Forms.Save(ctx, f); err != nil {

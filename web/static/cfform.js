@@ -48,7 +48,8 @@
   }
 
   // The hosted page: fill the hidden altcha field, then post the form as is. Should the
-  // challenge fail to load, the form posts without it (the server's other guards apply).
+  // challenge fail to load, the form posts without it: the server refuses it, unless the form
+  // allows its limited no-script fallback.
   function hosted(form) {
     form.addEventListener("submit", function (ev) {
       var field = form.querySelector("input[name=altcha]");
@@ -98,8 +99,9 @@
       var body = { form_id: id, submission_id: "web-" + crypto.getRandomValues(new Uint32Array(4)).join("-") };
       new FormData(form).forEach(function (v, k) { body[k] = v; });
       form.querySelectorAll("input[type=checkbox]").forEach(function (c) { if (!c.name) return; if (c.checked) body[c.name] = true; else delete body[c.name]; });
-      if (body.consent_to_primary_purpose) body.consent_to_primary_purpose_deadline_interval = form.getAttribute("data-cf-primary-for") || "1y";
-      if (body.consent_to_general_contact_email || body.consent_to_general_contact_phone) body.consent_to_general_contact_deadline_interval = form.getAttribute("data-cf-contact-for") || "2y";
+      // The words beside the checkboxes are those of this version: the record names it. The
+      // consents last as long as the form says (the server sets it).
+      if (form.getAttribute("data-cf-text-version")) body.consent_text_version = form.getAttribute("data-cf-text-version");
       try {
         body.altcha = await solution(api + "/api/v1/forms/" + encodeURIComponent(id) + "/challenge", auth, form);
         var r = await fetch(api + "/api/v1/forms/accept-submission", { method: "POST", credentials: "omit",
