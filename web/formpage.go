@@ -11,8 +11,8 @@ type HostedForm struct {
 	// TextVersion names the set of consent texts the page shows ("" none): the record names
 	// what the person saw.
 	TextVersion string
-	Fields       []HostedField
-	Consents     []HostedConsent
+	Fields      []HostedField
+	Consents    []HostedConsent
 	// Summary, when set, is the error summary announced above the form.
 	Summary string
 	// Done shows the thanks instead of the form; Pending, that a confirmation awaits the person.
