@@ -47,6 +47,9 @@ type Service struct {
 	// languages to the SMS keyword rule (nil: only the default country's).
 	SMS      tenants.SMSRepo
 	FormList FormLister
+	// Staff finds who created an account, for four-eyes approval (bulk.go; nil: only the
+	// requester is refused).
+	Staff StaffLookup
 	// PersonLinks makes and reads the confirmation and withdrawal links, SpentTokens
 	// remembers the used ones (doubleoptin.go; nil PersonLinks: no links).
 	PersonLinks *links.Links
