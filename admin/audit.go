@@ -27,6 +27,7 @@ var auditActions = []string{
 	tenants.ActionAPIKeyIssued, tenants.ActionAPIKeyRevoked, tenants.ActionFormChanged, tenants.ActionStaffLogin,
 	tenants.ActionStaffCreated, tenants.ActionStaffDisabled, tenants.ActionStaffEnabled, tenants.ActionStaffPassword,
 	tenants.ActionTenantCreated, tenants.ActionTenantChanged, tenants.ActionWebhookChanged,
+	tenants.ActionSMSNumberAdded, tenants.ActionSMSNumberRemoved, tenants.ActionSMSStopWords, tenants.ActionSMSOptInKeyword,
 	tenants.ActionGDPRExported, tenants.ActionGDPRMentionsRemoved, tenants.ActionConsentsExpiringListed, tenants.ActionRetentionAnonymised,
 }
 

@@ -3,7 +3,6 @@ package admin
 import (
 	"context"
 	"errors"
-	"slices"
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/ops"
@@ -89,15 +88,9 @@ func (h *handler) bulkReject(c *fiber.Ctx, s *session) error  { return h.bulkDec
 // reason on the request's page.
 func (h *handler) bulkDecide(c *fiber.Ctx, s *session, approve bool) error {
 	id := pathID(c)
-	var err error
-	if approve {
-		err = h.mayApprove(c.UserContext(), s, id)
-	}
-	if err == nil {
-		err = h.Ops.DecideBulk(c.UserContext(), s.TenantID, id, s.Staff.ID, requestID(c), approve)
-	}
+	err := h.Ops.DecideBulk(c.UserContext(), s.TenantID, id, s.Staff.ID, requestID(c), approve)
 	switch {
-	case errors.Is(err, ops.ErrSelfApproval), errors.Is(err, ops.ErrBulkDecided), errors.Is(err, ops.ErrBulkExpired), errors.Is(err, errPuppetApprover):
+	case errors.Is(err, ops.ErrSelfApproval), errors.Is(err, ops.ErrBulkDecided), errors.Is(err, ops.ErrBulkExpired), errors.Is(err, ops.ErrPuppetApprover):
 		return h.render(c, fiber.StatusConflict, web.Error(web.ErrorPage{Layout: h.layout(c, s, "Not possible", web.NavAnonymise),
 			Status: fiber.StatusConflict, Message: "Not possible: " + err.Error() + ".", RequestID: requestID(c)}))
 	case err != nil:
@@ -107,35 +100,6 @@ func (h *handler) bulkDecide(c *fiber.Ctx, s *session, approve bool) error {
 		return h.redirect(c, web.BulkPath(id), success("Rejected. Nothing was erased."))
 	}
 	return h.redirect(c, web.BulkPath(id), success("Approved. The erasure runs now."))
-}
-
-// errPuppetApprover refuses an approver the requester could have made for the purpose.
-var errPuppetApprover = errors.New("an account created by the requester, or after the request, cannot approve it")
-
-// mayApprove refuses the four-eyes approval by an account the requester controls: one the
-// requester created, or one created after the request (a second account made to approve one's
-// own request).
-func (h *handler) mayApprove(ctx context.Context, s *session, id string) error {
-	b, err := h.Store.Bulk.GetBulk(ctx, s.TenantID, id)
-	if err != nil {
-		return err
-	}
-	if s.Staff.CreatedAt.After(b.RequestedAt) {
-		return errPuppetApprover
-	}
-	var made bool
-	err = h.Store.Audit.Each(ctx, s.TenantID, tenants.AuditFilter{Action: tenants.ActionStaffCreated, Actor: "staff:" + b.RequestedBy},
-		func(e tenants.AuditEntry) error {
-			made = made || slices.Contains(e.RecordIDs, s.Staff.ID)
-			return nil
-		})
-	if err != nil {
-		return err
-	}
-	if made {
-		return errPuppetApprover
-	}
-	return nil
 }
 
 // staffNames maps the tenant's staff ids to their e-mail addresses, shown to staff only.

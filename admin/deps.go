@@ -5,6 +5,7 @@ import (
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/ops"
+	"github.com/consentforms/consentforms/tenants/unsubscribe"
 )
 
 // Operations is every case the admin UI calls, declared here, where its tests hand a fake of
@@ -21,8 +22,8 @@ type Operations interface {
 	Unsubscribe(ctx context.Context, tenantID, actor, via, requestID string, id ops.Identity) (int, error)
 	// UnsubscribeAll unsubscribes each person of a delivery once (the webhooks' "Send test").
 	UnsubscribeAll(ctx context.Context, tenantID, actor, via, requestID string, ids []ops.Identity) (int, error)
-	// OptOutMessages applies SMS opt-outs (the SMS providers' "Send test").
-	OptOutMessages(ctx context.Context, tenantID, actor, provider, requestID string, msgs []ops.SMSOptOut) (int, error)
+	// ApplySMS applies inbound SMS (the SMS providers' "Send test").
+	ApplySMS(ctx context.Context, tenantID, actor, provider, requestID string, msgs []unsubscribe.Message) (ops.SMSOutcome, error)
 	// FindPerson finds every record of a person, and apart from them those that mention them.
 	FindPerson(ctx context.Context, tenantID string, id ops.Identity) (own, mentions []tenants.Record, err error)
 	// Export, Expiring and RetentionPreview serve the access export, the re-permission list

@@ -71,6 +71,9 @@ func (h *handler) routes() []route {
 		{post, web.PathSendGridKey, tenantData(permWebhooksWrite), signedIn, h.sendGridKeySave},
 		{post, web.PathSendGridKeyClear, tenantData(permWebhooksWrite), signedIn, h.sendGridKeyClear},
 		{post, web.PathSMSSecrets + "/:provider", tenantData(permWebhooksWrite), signedIn, h.smsSecretSave},
+		{post, web.PathSMSNumbers, tenantData(permWebhooksWrite), signedIn, h.smsNumberAdd},
+		{post, web.PathSMSNumberRemove, tenantData(permWebhooksWrite), signedIn, h.smsNumberRemove},
+		{post, web.PathSMSStopWords, tenantData(permWebhooksWrite), signedIn, h.smsStopWordsSave},
 		{post, web.PathWebhookTests + "/:provider", tenantData(permWebhooksWrite), signedIn, h.webhookTest},
 
 		{get, web.PathEndpoints, tenantData(permEndpointsRead), signedIn, h.endpoints},

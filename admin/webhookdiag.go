@@ -55,26 +55,51 @@ func (h *handler) webhookTest(c *fiber.Ctx, s *session) error {
 	if err != nil {
 		return h.redirect(c, web.PathWebhooks, web.Flash{Kind: web.FlashError, Text: fmt.Sprintf("Send test (%s): the sample was refused as a malformed body.", providerLabel(provider))})
 	}
-	ids := make([]ops.Identity, len(res.Events))
-	msgs := make([]ops.SMSOptOut, len(res.Events))
-	for i, ev := range res.Events {
-		ids[i] = ops.EventIdentity(ev, "")
-		msgs[i] = ops.SMSOptOut{Phone: ids[i].Phone} // no message id: a test is not remembered
-	}
 	actor, sample := "staff:"+s.Staff.ID, "address "+unsubscribe.SampleAddress
 	var revoked int
 	if res.PhoneOnly {
 		sample = "number " + unsubscribe.SamplePhone
-		revoked, err = h.Ops.OptOutMessages(c.UserContext(), s.TenantID, actor, provider, requestID(c), msgs)
+		// Sent to one of the tenant's numbers where it registered any, and with no message id:
+		// a test is applied as a delivery is, and not remembered.
+		to, err := h.firstSMSNumber(c, s.TenantID)
+		if err != nil {
+			return err
+		}
+		for i := range res.Messages {
+			res.Messages[i].ID = ""
+			if to != "" {
+				res.Messages[i].To = to
+			}
+		}
+		var out ops.SMSOutcome
+		out, err = h.Ops.ApplySMS(c.UserContext(), s.TenantID, actor, provider, requestID(c), res.Messages)
+		revoked = out.Revoked
 	} else {
+		ids := make([]ops.Identity, len(res.Events))
+		for i, ev := range res.Events {
+			ids[i] = ops.EventIdentity(ev, "")
+		}
 		revoked, err = h.Ops.UnsubscribeAll(c.UserContext(), s.TenantID, actor, provider, requestID(c), ids)
 	}
 	if err != nil {
 		return err
 	}
-	h.Diagnostics.Delivered(s.TenantID, provider, len(res.Events)+res.Ignored, revoked)
+	events := len(res.Events) + len(res.Messages) + res.Ignored
+	h.Diagnostics.Delivered(s.TenantID, provider, events, revoked)
 	return h.redirect(c, web.PathWebhooks, success(fmt.Sprintf("Send test (%s): delivered — %d event(s) read, %d unsubscribe(s) applied (the sample %s matches no one).",
-		providerLabel(provider), len(res.Events)+res.Ignored, revoked, sample)))
+		providerLabel(provider), events, revoked, sample)))
+}
+
+// firstSMSNumber is the first of the tenant's SMS sending numbers, "" when it has none.
+func (h *handler) firstSMSNumber(c *fiber.Ctx, tenantID string) (string, error) {
+	if h.Store.SMS == nil {
+		return "", nil
+	}
+	numbers, err := h.Store.SMS.Numbers(c.UserContext(), tenantID)
+	if err != nil || len(numbers) == 0 {
+		return "", err
+	}
+	return numbers[0].Number, nil
 }
 
 // providerLabel is a provider's name as staff read it ("SendGrid").

@@ -5,6 +5,7 @@ import (
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/ops"
+	"github.com/consentforms/consentforms/tenants/unsubscribe"
 )
 
 // Operations is every case the API calls, declared here, where its tests hand a fake of what
@@ -20,8 +21,9 @@ type Operations interface {
 	Unsubscribe(ctx context.Context, tenantID, actor, via, requestID string, id ops.Identity) (int, error)
 	// UnsubscribeAll unsubscribes each person of a delivery once.
 	UnsubscribeAll(ctx context.Context, tenantID, actor, via, requestID string, ids []ops.Identity) (int, error)
-	// OptOutMessages applies inbound SMS opt-outs: general contact by phone, once per message id.
-	OptOutMessages(ctx context.Context, tenantID, actor, provider, requestID string, msgs []ops.SMSOptOut) (int, error)
+	// ApplySMS applies inbound SMS by the tenant's rules: opt-outs revoke general contact by
+	// phone, START is audited, each message id once.
+	ApplySMS(ctx context.Context, tenantID, actor, provider, requestID string, msgs []unsubscribe.Message) (ops.SMSOutcome, error)
 	// Consents reads a person's consents.
 	Consents(ctx context.Context, tenantID string, id ops.Identity) (ops.PersonConsents, error)
 	// Export and Expiring serve the access export and the re-permission list.

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/consentforms/consentforms/tenants"
-	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/consentforms/consentforms/tenants/unsubscribe"
 	"github.com/gofiber/fiber/v2"
 )
@@ -156,27 +155,24 @@ func isJSON(ct string) bool {
 	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(ct)), fiber.MIMEApplicationJSON)
 }
 
-// smsOptOut applies an inbound SMS: an opt-out revokes general contact by phone on the
-// records that belong to the sender's number, once per provider message id; any other text
-// changes nothing. Twilio gets the empty TwiML it expects, the others a JSON answer.
+// smsOptOut applies the inbound messages of an SMS provider's body by the tenant's rules
+// (ops.ApplySMS): an opt-out revokes general contact by phone on the records that belong to
+// the sender's number; START is audited and grants nothing; any other text changes nothing.
+// Twilio gets the empty TwiML it expects, the others a JSON answer.
 func (s *server) smsOptOut(c *fiber.Ctx, provider string, res unsubscribe.Result) error {
 	a := authOf(c)
-	msgs := make([]ops.SMSOptOut, 0, len(res.Events))
-	for _, ev := range res.Events {
-		msgs = append(msgs, ops.SMSOptOut{Phone: ops.EventIdentity(ev, a.tenant.DefaultCountry).Phone, MessageID: ev.EventID})
-	}
-	revoked, err := s.Ops.OptOutMessages(c.UserContext(), a.tenant.ID, a.actor, provider, requestID(c), msgs)
+	out, err := s.Ops.ApplySMS(c.UserContext(), a.tenant.ID, a.actor, provider, requestID(c), res.Messages)
 	if err != nil {
 		return err
 	}
-	c.Locals(deliveryKey, delivery{events: len(res.Events) + res.Ignored, unsubscribed: revoked})
+	c.Locals(deliveryKey, delivery{events: len(res.Messages) + res.Ignored, unsubscribed: out.Revoked})
 	if provider == "twilio" {
 		c.Set(fiber.HeaderContentType, "text/xml")
 		return c.SendString(twiml)
 	}
-	msg := fmt.Sprintf("%d revoked: general contact by phone withdrawn on %d matching submission(s); other consents unchanged.", revoked, revoked)
-	if len(res.Events) == 0 {
-		msg = "0 revoked: the message is not an opt-out; nothing changed."
+	msg := fmt.Sprintf("%d revoked: general contact by phone withdrawn on %d matching submission(s); other consents unchanged.", out.Revoked, out.Revoked)
+	if out.OptOuts == 0 {
+		msg = "0 revoked: no opt-out to apply (another text, not sent to one of this organisation's numbers, or applied before); nothing changed."
 	}
 	return c.JSON(fiber.Map{"success": true, "message": msg})
 }

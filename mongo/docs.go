@@ -25,6 +25,7 @@ type tenantDoc struct {
 	Retention         string    `bson:"retention,omitempty"`
 	RetentionFrom     string    `bson:"retentionFrom,omitempty"`
 	DefaultCountry    string    `bson:"defaultCountry,omitempty"`
+	SMSStopWords      []string  `bson:"smsStopWords,omitempty"`
 }
 
 // staffDoc is a staff user as stored; Email is the key tenants.StaffEmailKey makes of it.
@@ -37,6 +38,7 @@ type staffDoc struct {
 	CreatedAt          time.Time `bson:"createdAt"`
 	Disabled           bool      `bson:"disabled,omitempty"`
 	MustChangePassword bool      `bson:"mustChangePassword,omitempty"`
+	CreatedBy          string    `bson:"createdBy,omitempty"`
 }
 
 // apiKeyDoc is an API key as stored. Publishable, Forms and Origins are left out of the

@@ -43,6 +43,7 @@ const (
 	// The SMS provider secrets (sealed) and the inbound SMS message ids applied (sms.go).
 	colSMSSecrets  = "smssecrets"
 	colSMSMessages = "smsmessages"
+	colSMSNumbers  = "smsnumbers"
 	// The spam challenges of the web forms whose solutions were accepted (challenges.go).
 	colChallenges = "spentchallenges"
 )
@@ -98,7 +99,11 @@ func schema() map[string][]index {
 		colLeases:      {{name: "name_term", keys: bson.D{asc("name"), desc("term")}}},
 		colWebhookDiag: {{name: "tenant_provider", keys: bson.D{asc("tenantId"), asc("provider")}}},
 		colSMSSecrets:  {{name: "tenant_provider", keys: bson.D{asc("tenantId"), asc("provider")}}},
-		colSMSMessages: nil, // read by _id (tenant, provider, message id)
+		// Read by _id (tenant, provider, message id), and across tenants by provider and id:
+		// a message applies once, whichever tenant's URL it was posted to.
+		colSMSMessages: {{name: "provider_message", keys: bson.D{asc("provider"), asc("messageId")}}},
+		// A tenant's sending numbers, read by _id (tenant, number) and listed in order added.
+		colSMSNumbers:  {{name: "tenant_added", keys: bson.D{asc("tenantId"), asc("addedAt")}}},
 		colWebhookDays: {{name: "tenant_provider_day", keys: bson.D{asc("tenantId"), asc("provider"), desc("day")}}},
 		colSessions:    {{name: "staff", keys: bson.D{asc("staffId")}}, {name: "expires", keys: bson.D{asc("expiresAt")}}},
 		colClaims:      {{name: "tenant_record_gen", keys: bson.D{asc("tenantId"), asc("recordId"), desc("gen")}}},

@@ -13,8 +13,9 @@ import (
 )
 
 // SMS holds the tenants' SMS provider secrets (sealed), one document per tenant and
-// provider, and the inbound message ids applied, one document per message.
-type SMS struct{ secrets, messages *mongo.Collection }
+// provider, the inbound message ids applied, one document per message, and the tenants'
+// sending numbers, one document per tenant and number.
+type SMS struct{ secrets, messages, numbers *mongo.Collection }
 
 var _ tenants.SMSRepo = (*SMS)(nil)
 
@@ -26,10 +27,21 @@ type smsSecretDoc struct {
 	SetAt    time.Time `bson:"setAt"`
 }
 
+// smsMessageDoc is an applied message; Provider and MessageID are absent from the documents
+// written before messages were looked up across tenants.
 type smsMessageDoc struct {
 	ID        string    `bson:"_id"`
 	TenantID  string    `bson:"tenantId"`
+	Provider  string    `bson:"provider,omitempty"`
+	MessageID string    `bson:"messageId,omitempty"`
 	AppliedAt time.Time `bson:"appliedAt"`
+}
+
+type smsNumberDoc struct {
+	ID       string    `bson:"_id"`
+	TenantID string    `bson:"tenantId"`
+	Number   string    `bson:"number"`
+	AddedAt  time.Time `bson:"addedAt"`
 }
 
 // smsID keys a tenant's document of a provider; ids hold no "/" (tenant ids, provider names).
@@ -76,9 +88,15 @@ func (d smsSecretDoc) secret() tenants.SMSSecret {
 	return tenants.SMSSecret{TenantID: d.TenantID, Provider: d.Provider, Sealed: d.Sealed, SetAt: d.SetAt.UTC()}
 }
 
-// MessageSeen reports whether the message id was applied for the tenant.
+// MessageSeen reports whether the message id was applied, for the tenant or any other (a
+// message applies once, whichever tenant's URL it was posted to). The tenant's own document is
+// found by _id too: those written before carry no provider and message id fields.
 func (r *SMS) MessageSeen(ctx context.Context, tenantID, provider, messageID string) (bool, error) {
-	err := r.messages.FindOne(ctx, ofTenant(tenantID, smsID(tenantID, provider, messageID))).Err()
+	filter := bson.D{{Key: "$or", Value: bson.A{
+		bson.D{{Key: "_id", Value: smsID(tenantID, provider, messageID)}},
+		bson.D{{Key: "provider", Value: provider}, {Key: "messageId", Value: messageID}},
+	}}}
+	err := r.messages.FindOne(ctx, filter).Err()
 	if errors.Is(err, mongo.ErrNoDocuments) {
 		return false, nil
 	}
@@ -87,9 +105,45 @@ func (r *SMS) MessageSeen(ctx context.Context, tenantID, provider, messageID str
 
 // RememberMessage records the message id as applied.
 func (r *SMS) RememberMessage(ctx context.Context, tenantID, provider, messageID string, at time.Time) error {
-	_, err := r.messages.InsertOne(ctx, smsMessageDoc{ID: smsID(tenantID, provider, messageID), TenantID: tenantID, AppliedAt: at})
+	_, err := r.messages.InsertOne(ctx, smsMessageDoc{ID: smsID(tenantID, provider, messageID), TenantID: tenantID,
+		Provider: provider, MessageID: messageID, AppliedAt: at})
 	if err = translate("remember sms message", err); errors.Is(err, tenants.ErrConflict) {
 		return nil
 	}
 	return err
+}
+
+// AddNumber registers a sending number of the tenant; added is false when it was already.
+func (r *SMS) AddNumber(ctx context.Context, n tenants.SMSNumber) (bool, error) {
+	_, err := r.numbers.InsertOne(ctx, smsNumberDoc{ID: smsID(n.TenantID, n.Number), TenantID: n.TenantID, Number: n.Number, AddedAt: n.AddedAt})
+	if err = translate("add sms number", err); errors.Is(err, tenants.ErrConflict) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// RemoveNumber removes a sending number of the tenant; ErrNotFound when it has no such one.
+func (r *SMS) RemoveNumber(ctx context.Context, tenantID, number string) error {
+	res, err := r.numbers.DeleteOne(ctx, ofTenant(tenantID, smsID(tenantID, number)))
+	if err != nil {
+		return translate("remove sms number", err)
+	}
+	if res.DeletedCount == 0 {
+		return tenants.ErrNotFound
+	}
+	return nil
+}
+
+// Numbers returns the tenant's sending numbers, in the order they were added.
+func (r *SMS) Numbers(ctx context.Context, tenantID string) ([]tenants.SMSNumber, error) {
+	docs, err := findAll[smsNumberDoc](ctx, r.numbers, "list sms numbers", bson.D{{Key: "tenantId", Value: tenantID}},
+		options.Find().SetSort(bson.D{asc("addedAt"), asc("number")}))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tenants.SMSNumber, len(docs))
+	for i, d := range docs {
+		out[i] = tenants.SMSNumber{TenantID: d.TenantID, Number: d.Number, AddedAt: d.AddedAt.UTC()}
+	}
+	return out, nil
 }

@@ -115,7 +115,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Audit = &Audit{c: s.db.Collection(colAudit), seq: &s.seq}
 	s.Audit.chains = &chains{links: s.db.Collection(colAuditLinks), audit: s.Audit, mine: map[string]tenants.ChainHead{}}
 	s.WebhookDiag = &WebhookDiag{diag: s.db.Collection(colWebhookDiag), days: s.db.Collection(colWebhookDays)}
-	s.SMS = &SMS{secrets: s.db.Collection(colSMSSecrets), messages: s.db.Collection(colSMSMessages)}
+	s.SMS = &SMS{secrets: s.db.Collection(colSMSSecrets), messages: s.db.Collection(colSMSMessages), numbers: s.db.Collection(colSMSNumbers)}
 	s.AuditChains = &AuditChains{chains: s.Audit.chains, verifications: s.db.Collection(colAuditVerifications)}
 	s.Records = newRecords(s.db)
 	s.claims = &claims{c: s.db.Collection(colClaims)}

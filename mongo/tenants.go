@@ -53,6 +53,14 @@ func (r *Tenants) SetDefaultCountry(ctx context.Context, tenantID, country strin
 	return r.set(ctx, tenantID, "defaultCountry", country)
 }
 
+// SetSMSStopWords stores the tenant's own SMS opt-out words (nil clears them).
+func (r *Tenants) SetSMSStopWords(ctx context.Context, tenantID string, words []string) error {
+	if len(words) == 0 {
+		return updateOne(ctx, r.c, "update tenant", byID(tenantID), bson.D{{Key: "$unset", Value: bson.D{{Key: "smsStopWords", Value: ""}}}})
+	}
+	return r.set(ctx, tenantID, "smsStopWords", words)
+}
+
 func (r *Tenants) set(ctx context.Context, tenantID, field string, v any) error {
 	return updateOne(ctx, r.c, "update tenant", byID(tenantID), bson.D{{Key: "$set", Value: bson.D{{Key: field, Value: v}}}})
 }

@@ -40,11 +40,13 @@ func (r *SMS) AllSecrets(ctx context.Context) ([]tenants.SMSSecret, error) {
 		`SELECT `+smsSecretCols+` FROM sms_secrets ORDER BY tenant_id, provider`)
 }
 
-// MessageSeen reports whether the message id was applied for the tenant.
+// MessageSeen reports whether the message id was applied, for the tenant or any other (a
+// message applies once, whichever tenant's URL it was posted to): the sms_messages_message
+// index finds it by provider and id.
 func (r *SMS) MessageSeen(ctx context.Context, tenantID, provider, messageID string) (bool, error) {
 	var n int
-	err := r.s.r.QueryRowContext(ctx, `SELECT count(*) FROM sms_messages WHERE tenant_id = ? AND provider = ? AND message_id = ?`,
-		tenantID, provider, messageID).Scan(&n)
+	err := r.s.r.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM sms_messages WHERE provider = ? AND message_id = ? LIMIT 1)`,
+		provider, messageID).Scan(&n)
 	return n > 0, translate("find sms message", err)
 }
 
@@ -53,6 +55,33 @@ func (r *SMS) RememberMessage(ctx context.Context, tenantID, provider, messageID
 	_, err := r.s.w.ExecContext(ctx, `INSERT INTO sms_messages (tenant_id, provider, message_id, applied_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT DO NOTHING`, tenantID, provider, messageID, ms(at))
 	return translate("remember sms message", err)
+}
+
+// AddNumber registers a sending number of the tenant; added is false when it was already.
+func (r *SMS) AddNumber(ctx context.Context, n tenants.SMSNumber) (bool, error) {
+	res, err := r.s.w.ExecContext(ctx, `INSERT INTO sms_numbers (tenant_id, number, added_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
+		n.TenantID, n.Number, ms(n.AddedAt))
+	if err != nil {
+		return false, translate("add sms number", err)
+	}
+	added, err := res.RowsAffected()
+	return added > 0, translate("add sms number", err)
+}
+
+// RemoveNumber removes a sending number of the tenant; ErrNotFound when it has no such one.
+func (r *SMS) RemoveNumber(ctx context.Context, tenantID, number string) error {
+	return execOne(ctx, r.s.w, "remove sms number", `DELETE FROM sms_numbers WHERE tenant_id = ? AND number = ?`, tenantID, number)
+}
+
+// Numbers returns the tenant's sending numbers, in the order they were added.
+func (r *SMS) Numbers(ctx context.Context, tenantID string) ([]tenants.SMSNumber, error) {
+	return queryAll(ctx, r.s.r, "list sms numbers", func(row scanner) (tenants.SMSNumber, error) {
+		var n tenants.SMSNumber
+		var at int64
+		err := row.Scan(&n.TenantID, &n.Number, &at)
+		n.AddedAt = fromMS(at)
+		return n, err
+	}, `SELECT tenant_id, number, added_at FROM sms_numbers WHERE tenant_id = ? ORDER BY added_at, number`, tenantID)
 }
 
 func scanSMSSecret(row scanner) (tenants.SMSSecret, error) {

@@ -13,13 +13,17 @@ type Staff struct{ s *Store }
 
 var _ tenants.StaffRepo = (*Staff)(nil)
 
-const staffCols = `id, email, password_hash, role, tenant_id, created_at, disabled, must_change_password`
+const staffCols = `id, email, password_hash, role, tenant_id, created_at, disabled, must_change_password, created_by`
 
 // Insert stores a new user; ErrConflict when the e-mail is taken.
 func (r *Staff) Insert(ctx context.Context, st tenants.Staff) error {
-	_, err := r.s.w.ExecContext(ctx, `INSERT INTO staff (`+staffCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		st.ID, tenants.StaffEmailKey(st.Email), st.PasswordHash, st.Role, st.TenantID, ms(st.CreatedAt), st.Disabled, st.MustChangePassword)
+	_, err := r.s.w.ExecContext(ctx, `INSERT INTO staff (`+staffCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, staffArgs(st)...)
 	return translate("insert staff", err)
+}
+
+// staffArgs are the values of staffCols for st.
+func staffArgs(st tenants.Staff) []any {
+	return []any{st.ID, tenants.StaffEmailKey(st.Email), st.PasswordHash, st.Role, st.TenantID, ms(st.CreatedAt), st.Disabled, st.MustChangePassword, st.CreatedBy}
 }
 
 // ByEmail returns the user signing in with email, of any tenant.
@@ -76,7 +80,7 @@ func (r *Staff) update(ctx context.Context, op, query string, args ...any) error
 func scanStaff(row scanner) (tenants.Staff, error) {
 	var st tenants.Staff
 	var created int64
-	err := row.Scan(&st.ID, &st.Email, &st.PasswordHash, &st.Role, &st.TenantID, &created, &st.Disabled, &st.MustChangePassword)
+	err := row.Scan(&st.ID, &st.Email, &st.PasswordHash, &st.Role, &st.TenantID, &created, &st.Disabled, &st.MustChangePassword, &st.CreatedBy)
 	st.CreatedAt = fromMS(created)
 	return st, err
 }

@@ -3,6 +3,8 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
+	"fmt"
 
 	"github.com/consentforms/consentforms/tenants"
 )
@@ -12,12 +14,11 @@ type Tenants struct{ s *Store }
 
 var _ tenants.TenantRepo = (*Tenants)(nil)
 
-const tenantCols = `id, name, status, rate_limit, created_at, sendgrid_public_key, retention, retention_from, default_country`
+const tenantCols = `id, name, status, rate_limit, created_at, sendgrid_public_key, retention, retention_from, default_country, sms_stop_words`
 
 // Insert stores a new tenant.
 func (r *Tenants) Insert(ctx context.Context, t tenants.Tenant) error {
-	_, err := r.s.w.ExecContext(ctx, `INSERT INTO tenants (`+tenantCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		t.ID, t.Name, t.Status, t.RateLimit, ms(t.CreatedAt), t.SendGridPublicKey, t.Retention, t.RetentionFrom, t.DefaultCountry)
+	_, err := r.s.w.ExecContext(ctx, `INSERT INTO tenants (`+tenantCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, tenantArgs(t)...)
 	return translate("insert tenant", err)
 }
 
@@ -57,6 +58,25 @@ func (r *Tenants) SetDefaultCountry(ctx context.Context, tenantID, country strin
 	return r.update(ctx, `UPDATE tenants SET default_country = ? WHERE id = ?`, country, tenantID)
 }
 
+// SetSMSStopWords stores the tenant's own SMS opt-out words (nil clears them).
+func (r *Tenants) SetSMSStopWords(ctx context.Context, tenantID string, words []string) error {
+	return r.update(ctx, `UPDATE tenants SET sms_stop_words = ? WHERE id = ?`, stopWords(words), tenantID)
+}
+
+// tenantArgs are the values of tenantCols for t.
+func tenantArgs(t tenants.Tenant) []any {
+	return []any{t.ID, t.Name, t.Status, t.RateLimit, ms(t.CreatedAt), t.SendGridPublicKey, t.Retention, t.RetentionFrom, t.DefaultCountry, stopWords(t.SMSStopWords)}
+}
+
+// stopWords is the column value of a tenant's SMS stop words: a JSON array, ” for none.
+func stopWords(words []string) string {
+	if len(words) == 0 {
+		return ""
+	}
+	b, _ := json.Marshal(words)
+	return string(b)
+}
+
 func (r *Tenants) update(ctx context.Context, q string, args ...any) error {
 	return execOne(ctx, r.s.w, "update tenant", q, args...)
 }
@@ -64,8 +84,14 @@ func (r *Tenants) update(ctx context.Context, q string, args ...any) error {
 func scanTenant(row scanner) (tenants.Tenant, error) {
 	var t tenants.Tenant
 	var created int64
-	err := row.Scan(&t.ID, &t.Name, &t.Status, &t.RateLimit, &created, &t.SendGridPublicKey, &t.Retention, &t.RetentionFrom, &t.DefaultCountry)
+	var words string
+	err := row.Scan(&t.ID, &t.Name, &t.Status, &t.RateLimit, &created, &t.SendGridPublicKey, &t.Retention, &t.RetentionFrom, &t.DefaultCountry, &words)
 	t.CreatedAt = fromMS(created)
+	if err == nil && words != "" {
+		if err = json.Unmarshal([]byte(words), &t.SMSStopWords); err != nil {
+			err = fmt.Errorf("tenant %s sms stop words: %w", t.ID, err)
+		}
+	}
 	return t, err
 }
 

@@ -107,12 +107,10 @@ func importItem(ctx context.Context, tx *sql.Tx, st statements, it tenants.Item)
 	switch {
 	case it.Tenant != nil:
 		v := it.Tenant
-		res, err = tx.ExecContext(ctx, `INSERT INTO tenants (`+tenantCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-			v.ID, v.Name, v.Status, v.RateLimit, ms(v.CreatedAt), v.SendGridPublicKey, v.Retention, v.RetentionFrom, v.DefaultCountry)
+		res, err = tx.ExecContext(ctx, `INSERT INTO tenants (`+tenantCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, tenantArgs(*v)...)
 	case it.Staff != nil:
 		v := it.Staff
-		res, err = tx.ExecContext(ctx, `INSERT INTO staff (`+staffCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-			v.ID, tenants.StaffEmailKey(v.Email), v.PasswordHash, v.Role, v.TenantID, ms(v.CreatedAt), v.Disabled, v.MustChangePassword)
+		res, err = tx.ExecContext(ctx, `INSERT INTO staff (`+staffCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, staffArgs(*v)...)
 	case it.APIKey != nil:
 		args, _ := keyArgs(*it.APIKey)
 		res, err = tx.ExecContext(ctx, `INSERT INTO api_keys (`+keyCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, args...)

@@ -22,6 +22,8 @@ type TenantRepo interface {
 	SetRetention(ctx context.Context, tenantID, retention, from string) error
 	// SetDefaultCountry stores the tenant's default country (ISO 3166 alpha-2; "" clears it).
 	SetDefaultCountry(ctx context.Context, tenantID, country string) error
+	// SetSMSStopWords stores the tenant's own SMS opt-out words (nil clears them).
+	SetSMSStopWords(ctx context.Context, tenantID string, words []string) error
 }
 
 // KeyRepo manages API keys. Lookup finds a key of any tenant: authentication does not know

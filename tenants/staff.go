@@ -33,6 +33,10 @@ type Staff struct {
 	// MustChangePassword is set on a generated password (the first platform admin's): the
 	// user must choose a new one before anything else.
 	MustChangePassword bool `json:"mustChangePassword,omitempty"`
+	// CreatedBy is the id of the staff user who created this one in the admin UI; "" for a
+	// user created from the command line, the environment or the first start. Four-eyes
+	// approval follows it (package ops, DecideBulk).
+	CreatedBy string `json:"createdBy,omitempty"`
 }
 
 // The lengths of a staff password, in bytes: bcrypt reads no more than 72. A person choosing

@@ -27,6 +27,9 @@ type Tenant struct {
 	// DefaultCountry (ISO 3166 alpha-2, "" none) reads the national phone numbers volunteers
 	// type into the records of section 6, and in custom fields (docs/API.md §3.4).
 	DefaultCountry string `json:"defaultCountry,omitempty"`
+	// SMSStopWords are the tenant's own SMS opt-out words, besides the industry keywords and
+	// those of its languages (docs/API.md §11), folded as the keyword rule compares them.
+	SMSStopWords []string `json:"smsStopWords,omitempty"`
 }
 
 // Active reports whether the tenant's keys may be used.

@@ -312,12 +312,26 @@ type WebhooksPage struct {
 	// SendGridKey is the stored public key, or what was pasted when it failed validation.
 	SendGridKey      string
 	SendGridKeySaved bool        // a key is stored (offers "Clear")
-	Errors           FieldErrors // keys: name, public_key
+	Errors           FieldErrors // keys: name, public_key, number, sms_stop_words
 	CanManage        bool
 	// Deliveries are the diagnostics of each provider's webhook, in ProviderWebhooks order.
 	Deliveries []WebhookDiagItem
 	// SMSSecrets say, per SMS provider, whether and when its secret was set (never the secret).
 	SMSSecrets []SMSSecretItem
+	// SMSNumbers are the numbers the tenant sends SMS from (POST PathSMSNumbers with number;
+	// POST PathSMSNumberRemove with number); SMSNumber is a refused number shown again.
+	SMSNumbers []SMSNumberItem
+	SMSNumber  string
+	// SMSStopWords are the tenant's own opt-out words, comma-separated (POST PathSMSStopWords
+	// with sms_stop_words); SMSLanguages the languages whose words apply besides them.
+	SMSStopWords string
+	SMSLanguages []string
+}
+
+// SMSNumberItem is one of the tenant's SMS sending numbers.
+type SMSNumberItem struct {
+	Number  string
+	AddedAt time.Time
 }
 
 // SMSSecretItem is one SMS provider's secret as the page shows it: set or not, and when.

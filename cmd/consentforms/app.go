@@ -27,7 +27,7 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 	}
 	svc := &ops.Service{Tenants: store.Tenants, Records: store.Records, Forms: store.Forms, Writer: store.Writer,
 		Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now, Rights: store.Records, Audit: store.Audit,
-		Observer: m, Bulk: store.Bulk, SMS: store.SMS}
+		Observer: m, Bulk: store.Bulk, SMS: store.SMS, FormList: store.Forms, Staff: store.Staff}
 	svc.PersonLinks, svc.SpentTokens = &links.Links{Signer: links.NewSigner(keys.HMAC), PublicURL: urls.links}, store.SpentTokens
 	svc.WebhookDiag = &ops.WebhookDiagnostics{Repo: store.WebhookDiag, Now: time.Now}
 	apiKeys, tens, forms := cache.NewKeys(store.APIKeys), cache.NewTenants(store.Tenants), cache.NewForms(store.Forms)

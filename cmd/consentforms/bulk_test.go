@@ -186,3 +186,66 @@ func staffID(t *testing.T, s *testServer, email string) string {
 	}
 	return st.ID
 }
+
+// TestBulkErasureFourEyesPuppets: four-eyes approval is refused to every account the
+// requester controls. The requester makes P1 in the admin UI, P1 makes P2; the requester asks
+// for a bulk erasure; neither P1 nor P2 may approve it, nor an account made after the request
+// by someone else, and the request stays pending until an admin made before it, by no one the
+// requester controls, approves it.
+func TestBulkErasureFourEyesPuppets(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	tn := openTenant(s)
+	k := s.key(tn, "all")
+	bulkPeople(t, s, k)
+	for _, email := range []string{"boss@example.org", "other@example.org"} {
+		s.cli("staff", "create", "--email", email, "--password", "pass-word-123", "--role", "tenant_admin", "--tenant", tn)
+	}
+	client := func(email string) *adminClient {
+		c := newAdminClient(t, s)
+		c.signIn(email, "pass-word-123")
+		return c
+	}
+	create := func(by *adminClient, email string) *adminClient {
+		t.Helper()
+		by.get("/admin/staff")
+		if st, body, _ := by.post("/admin/staff", url.Values{"email": {email}, "password": {"a-long-password-1"}, "role": {"tenant_admin"}}); st != 303 {
+			t.Fatalf("create %s: %d\n%s", email, st, body)
+		}
+		c := newAdminClient(t, s)
+		c.signIn(email, "a-long-password-1")
+		return c
+	}
+	boss, other := client("boss@example.org"), client("other@example.org")
+	p1 := create(boss, "p1@example.org")
+	p2 := create(p1, "p2@example.org")
+
+	boss.get("/admin/bulk-erasure")
+	st, _, loc := boss.post("/admin/bulk-erasure", url.Values{"identifiers": {"ann@example.org"}})
+	if st != 303 || !bulkIDPath.MatchString(loc) {
+		t.Fatalf("request: %d %q", st, loc)
+	}
+	late := create(other, "late@example.org")
+	for name, c := range map[string]*adminClient{"P1 (made by the requester)": p1, "P2 (made by P1)": p2, "an account made after the request": late} {
+		c.get(loc)
+		if st, body, _ := c.post(loc+"/approve", nil); st != 409 || !strings.Contains(body, "cannot approve it") {
+			t.Errorf("approval by %s: %d, want 409\n%s", name, st, body)
+		}
+	}
+	if _, body := boss.get(loc); !strings.Contains(body, "Waiting for approval") {
+		t.Fatalf("after the refused approvals the request is not pending:\n%s", body)
+	}
+	if r := getSubmission(t, s, k, "a1"); at(r, "anonymisedAt") != nil {
+		t.Fatal("erased after a refused approval")
+	}
+	if len(auditOf(t, s, tn, tenants.ActionBulkApproved)) != 0 {
+		t.Error("a refused approval was audited as an approval")
+	}
+	other.get(loc)
+	if st, _, _ := other.post(loc+"/approve", nil); st != 303 {
+		t.Fatalf("approval by an independent admin: %d", st)
+	}
+	if n := len(auditOf(t, s, tn, tenants.ActionBulkApproved)); n != 1 {
+		t.Errorf("%d approval entries, want 1", n)
+	}
+}

@@ -73,8 +73,11 @@ func tenantUpdate(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
 	tenant := fs.String("tenant", "", "tenant id")
 	ret := retentionFlags(fs)
 	country := fs.String("default-country", "", `ISO 3166 alpha-2 country national phone numbers are read in ("" clears it)`)
+	words := fs.String("sms-stop-words", "", `the tenant's own SMS opt-out words, comma-separated ("" clears them)`)
 	return func(ctx context.Context, s tenants.Stores) (any, error) {
-		return updateTenant(ctx, s, *tenant, ret, flagSet(fs, "retention"), country, flagSet(fs, "default-country"))
+		u := tenantUpdates{retention: ret, setRetention: flagSet(fs, "retention"), country: country, setCountry: flagSet(fs, "default-country"),
+			stopWords: words, setStopWords: flagSet(fs, "sms-stop-words")}
+		return updateTenant(ctx, s, *tenant, u)
 	}
 }
 

@@ -19,7 +19,7 @@ var cliActor = provision.Actor{Name: "cli", Operator: true}
 // provisioner runs the provisioning operations on an open store.
 func provisioner(s tenants.Stores) *provision.Service {
 	return &provision.Service{Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Texts: s.Texts, Staff: s.Staff, Sessions: s.Sessions,
-		Tokens: s.Tokens, Endpoints: s.Outbox, Audit: s.Audit, Now: time.Now}
+		Tokens: s.Tokens, Endpoints: s.Outbox, Audit: s.Audit, SMS: s.SMS, Now: time.Now}
 }
 
 // flagErrors words provisioning's refusals with the command's flags:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -62,24 +63,39 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
+// tenantUpdates are the flags of `tenant update`, and which of them were given.
+type tenantUpdates struct {
+	retention                              retentionOptions
+	country, stopWords                     *string
+	setRetention, setCountry, setStopWords bool
+}
+
 // updateTenant is `tenant update`: --retention sets the default retention, --default-country
-// the country national phone numbers are read in; "" clears either. It prints the tenant's id
-// and what it set.
-func updateTenant(ctx context.Context, s tenants.Stores, tenantID string, o retentionOptions, setRetention bool, country *string, setCountry bool) (any, error) {
-	if !setRetention && !setCountry {
-		return nil, errors.New("give --retention and/or --default-country (\"\" clears either)")
+// the country national phone numbers are read in, --sms-stop-words the tenant's own SMS
+// opt-out words; "" clears each. It prints the tenant's id and what it set.
+func updateTenant(ctx context.Context, s tenants.Stores, tenantID string, u tenantUpdates) (any, error) {
+	if !u.setRetention && !u.setCountry && !u.setStopWords {
+		return nil, errors.New("give --retention, --default-country and/or --sms-stop-words (\"\" clears each)")
 	}
 	out := map[string]any{"id": tenantID}
-	if setCountry {
-		t, err := provisioner(s).SetDefaultCountry(ctx, cliActor, tenantID, *country)
+	if u.setCountry {
+		t, err := provisioner(s).SetDefaultCountry(ctx, cliActor, tenantID, *u.country)
 		if err != nil {
 			return nil, err
 		}
 		out["defaultCountry"] = t.DefaultCountry
 	}
-	if !setRetention {
+	if u.setStopWords {
+		t, err := provisioner(s).SetSMSStopWords(ctx, cliActor, tenantID, strings.Split(*u.stopWords, ","))
+		if err != nil {
+			return nil, err
+		}
+		out["smsStopWords"] = append([]string{}, t.SMSStopWords...)
+	}
+	if !u.setRetention {
 		return out, nil
 	}
+	o := u.retention
 	t, err := provisioner(s).SetTenantRetention(ctx, cliActor, tenantID, *o.retention, *o.from)
 	if err != nil {
 		return nil, err

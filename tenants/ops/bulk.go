@@ -26,11 +26,13 @@ const (
 
 // Bulk erasure refusals.
 var (
-	ErrSelfApproval  = errors.New("the requester cannot decide their own request")
-	ErrBulkDecided   = errors.New("the request is no longer pending")
-	ErrBulkExpired   = errors.New("the request has expired")
-	ErrTooManyInBulk = errors.New("at most " + strconv.Itoa(MaxBulkIdentifiers) + " identifiers in one request")
-	ErrNothingInBulk = errors.New("no e-mail address or phone number found")
+	ErrSelfApproval = errors.New("the requester cannot decide their own request")
+	// ErrPuppetApprover refuses an approver the requester could have made for the purpose.
+	ErrPuppetApprover = errors.New("an account created by the requester, directly or through accounts it created, or after the request, cannot approve it")
+	ErrBulkDecided    = errors.New("the request is no longer pending")
+	ErrBulkExpired    = errors.New("the request has expired")
+	ErrTooManyInBulk  = errors.New("at most " + strconv.Itoa(MaxBulkIdentifiers) + " identifiers in one request")
+	ErrNothingInBulk  = errors.New("no e-mail address or phone number found")
 )
 
 // BulkInput is the identifiers of a pasted list or CSV, normalised and without repeats, in
@@ -188,8 +190,9 @@ func (s *Service) RequestBulk(ctx context.Context, tenantID, staffID, requestID 
 	return b, s.AuditBulk(ctx, b, "staff:"+staffID, tenants.ActionBulkRequested, counts, requestID)
 }
 
-// DecideBulk approves or rejects a pending request, as a staff user other than its requester.
-// A rejected request's match keys go at once; an approved one runs in the background (RunBulk).
+// DecideBulk approves or rejects a pending request, as a staff user other than its requester;
+// an approval also by none the requester controls (MayApprove). A rejected request's match
+// keys go at once; an approved one runs in the background (RunBulk).
 func (s *Service) DecideBulk(ctx context.Context, tenantID, id, staffID, requestID string, approve bool) error {
 	b, err := s.Bulk.GetBulk(ctx, tenantID, id)
 	switch {
@@ -204,6 +207,11 @@ func (s *Service) DecideBulk(ctx context.Context, tenantID, id, staffID, request
 			return err
 		}
 		return ErrBulkExpired
+	}
+	if approve {
+		if err := s.MayApprove(ctx, b, staffID); err != nil {
+			return err
+		}
 	}
 	status, action := tenants.BulkApproved, tenants.ActionBulkApproved
 	if !approve {
@@ -222,6 +230,76 @@ func (s *Service) DecideBulk(ctx context.Context, tenantID, id, staffID, request
 	}
 	counts := map[string]int{"emails": b.Emails, "phones": b.Phones}
 	return s.AuditBulk(ctx, b, "staff:"+staffID, action, counts, requestID)
+}
+
+// StaffLookup finds a staff user by id, for four-eyes approval.
+type StaffLookup interface {
+	Lookup(ctx context.Context, id string) (tenants.Staff, error)
+}
+
+// auditReader is the audit log read back: staff users created before accounts recorded their
+// creator (Staff.CreatedBy) are followed through their staff.created entries.
+type auditReader interface {
+	Each(ctx context.Context, tenantID string, f tenants.AuditFilter, fn func(tenants.AuditEntry) error) error
+}
+
+// MayApprove refuses (ErrPuppetApprover) the approval of request b by an account the requester
+// controls: one created after the request, or one the requester created, directly or through
+// accounts it created in turn (requester → P1 → P2: neither P1 nor P2 may approve). The chain
+// of creators is followed up from the approver until an account created by no one (the command
+// line, the first start).
+func (s *Service) MayApprove(ctx context.Context, b tenants.BulkErasure, approverID string) error {
+	if s.Staff == nil {
+		return nil
+	}
+	var legacy map[string]string // creator by account, from the audit log, read when first needed
+	seen := map[string]bool{}
+	for id := approverID; id != "" && !seen[id]; {
+		seen[id] = true
+		st, err := s.Staff.Lookup(ctx, id)
+		if errors.Is(err, tenants.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return wrap("four-eyes approval", err)
+		}
+		if id == approverID && st.CreatedAt.After(b.RequestedAt) {
+			return ErrPuppetApprover
+		}
+		creator := st.CreatedBy
+		if creator == "" {
+			if legacy == nil {
+				if legacy, err = s.staffCreators(ctx, b.TenantID); err != nil {
+					return err
+				}
+			}
+			creator = legacy[id]
+		}
+		if creator == b.RequestedBy {
+			return ErrPuppetApprover
+		}
+		id = creator
+	}
+	return nil
+}
+
+// staffCreators maps the accounts of the tenant to the staff users that created them, as the
+// tenant's staff.created entries name them.
+func (s *Service) staffCreators(ctx context.Context, tenantID string) (map[string]string, error) {
+	out := map[string]string{}
+	r, ok := s.Audit.(auditReader)
+	if !ok {
+		return out, nil
+	}
+	err := r.Each(ctx, tenantID, tenants.AuditFilter{Action: tenants.ActionStaffCreated}, func(e tenants.AuditEntry) error {
+		if by, ok := strings.CutPrefix(e.Actor, "staff:"); ok {
+			for _, id := range e.RecordIDs {
+				out[id] = by
+			}
+		}
+		return nil
+	})
+	return out, wrap("four-eyes approval", err)
 }
 
 // RemovedMentionsKey counts, beside the per-kind counts of a bulk erasure's Expected and Erased,

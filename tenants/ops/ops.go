@@ -45,8 +45,14 @@ type Service struct {
 	Bulk tenants.BulkRepo
 	// Texts reads the forms' consent texts (texts.go; nil: no form has any).
 	Texts TextLookup
-	// SMS remembers the inbound SMS messages applied (sms.go; nil: none remembered).
-	SMS tenants.SMSRepo
+	// SMS remembers the inbound SMS messages applied and keeps the tenants' sending numbers
+	// (sms.go; nil: none remembered, no tenant has a number). FormList gives the forms'
+	// languages to the SMS keyword rule (nil: only the default country's).
+	SMS      tenants.SMSRepo
+	FormList FormLister
+	// Staff finds who created an account, for four-eyes approval (bulk.go; nil: only the
+	// requester is refused).
+	Staff StaffLookup
 	// PersonLinks makes and reads the confirmation and withdrawal links, SpentTokens
 	// remembers the used ones (doubleoptin.go; nil PersonLinks: no links).
 	PersonLinks *links.Links

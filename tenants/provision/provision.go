@@ -8,6 +8,7 @@ package provision
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -55,6 +56,15 @@ type Actor struct {
 	// Operator is set for the command line: a password it sets follows
 	// tenants.MinOperatorPasswordLength.
 	Operator bool
+}
+
+// StaffID is the staff user acting ("" for the command line and the system).
+func (a Actor) StaffID() string {
+	id, _ := strings.CutPrefix(a.Name, "staff:")
+	if id == a.Name {
+		return ""
+	}
+	return id
 }
 
 func (s *Service) now() time.Time { return s.Now().UTC() }

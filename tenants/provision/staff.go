@@ -76,13 +76,15 @@ func (s *Service) CheckStaff(ctx context.Context, in StaffInput) (tenants.Violat
 	return c.vs, nil
 }
 
-// CreateStaff creates a staff user with a "u_" id; an e-mail address in use is
-// tenants.ErrConflict, which callers answer as their audience may be told.
+// CreateStaff creates a staff user with a "u_" id, recording the staff user who created it
+// (none from the command line); an e-mail address in use is tenants.ErrConflict, which
+// callers answer as their audience may be told.
 func (s *Service) CreateStaff(ctx context.Context, a Actor, in StaffInput) (tenants.Staff, error) {
 	st, err := s.newStaff(ctx, in)
 	if err != nil {
 		return tenants.Staff{}, err
 	}
+	st.CreatedBy = a.StaffID()
 	if err := s.Staff.Insert(ctx, st); err != nil {
 		return tenants.Staff{}, err
 	}

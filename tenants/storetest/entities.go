@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -43,17 +44,23 @@ func testTenants(t *testing.T, open Open) {
 	must(t, s.Tenants.SetStatus(ctx, "a", tenants.TenantSuspended))
 	must(t, s.Tenants.SetSendGridKey(ctx, "a", "MFkw"))
 	must(t, s.Tenants.SetDefaultCountry(ctx, "a", "DE"))
+	must(t, s.Tenants.SetSMSStopWords(ctx, "a", []string{"alto", "nicht mehr"}))
 	got, err := s.Tenants.Get(ctx, "a")
 	want := tenant("a", 0)
 	want.RateLimit, want.Status, want.SendGridPublicKey, want.DefaultCountry = 7, tenants.TenantSuspended, "MFkw", "DE"
-	if err != nil || got != want {
+	want.SMSStopWords = []string{"alto", "nicht mehr"}
+	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("Get(a) = %+v, %v; want %+v", got, err, want)
 	}
-	if b, _ := s.Tenants.Get(ctx, "b"); b != tenant("b", 1) {
+	must(t, s.Tenants.SetSMSStopWords(ctx, "a", nil))
+	if got, err := s.Tenants.Get(ctx, "a"); err != nil || len(got.SMSStopWords) != 0 {
+		t.Errorf("stop words after clearing them = %q, %v", got.SMSStopWords, err)
+	}
+	if b, _ := s.Tenants.Get(ctx, "b"); !reflect.DeepEqual(b, tenant("b", 1)) {
 		t.Errorf("changing a changed b: %+v", b)
 	}
 	for _, set := range []error{s.Tenants.SetRateLimit(ctx, "c", 1), s.Tenants.SetStatus(ctx, "c", "active"), s.Tenants.SetSendGridKey(ctx, "c", ""),
-		s.Tenants.SetDefaultCountry(ctx, "c", "DE")} {
+		s.Tenants.SetDefaultCountry(ctx, "c", "DE"), s.Tenants.SetSMSStopWords(ctx, "c", []string{"alto"})} {
 		if !errors.Is(set, tenants.ErrNotFound) {
 			t.Errorf("changing an unknown tenant: %v, want ErrNotFound", set)
 		}
@@ -147,6 +154,9 @@ func testStaff(t *testing.T, open Open) {
 	}
 	for _, u := range []tenants.Staff{user("u1", "root@example.org", tenants.RolePlatformAdmin, "", 0),
 		user("u2", " Ada@Example.org ", tenants.RoleViewer, "a", 1), user("u3", "bo@example.org", tenants.RoleSupport, "b", 2)} {
+		if u.ID == "u3" {
+			u.CreatedBy = "u1"
+		}
 		must(t, s.Staff.Insert(ctx, u))
 	}
 	if err := s.Staff.Insert(ctx, user("u4", "ADA@example.org", tenants.RoleViewer, "b", 3)); !errors.Is(err, tenants.ErrConflict) {
@@ -156,7 +166,10 @@ func testStaff(t *testing.T, open Open) {
 	if err != nil || got.ID != "u2" || got.Email != "ada@example.org" || got.PasswordHash != "$2a$u2" {
 		t.Errorf("ByEmail = %+v, %v", got, err)
 	}
-	if got, err := s.Staff.Lookup(ctx, "u3"); err != nil || got.TenantID != "b" || got.Role != tenants.RoleSupport {
+	if got.CreatedBy != "" {
+		t.Errorf("a user created by no one has CreatedBy %q", got.CreatedBy)
+	}
+	if got, err := s.Staff.Lookup(ctx, "u3"); err != nil || got.TenantID != "b" || got.Role != tenants.RoleSupport || got.CreatedBy != "u1" {
 		t.Errorf("Lookup = %+v, %v", got, err)
 	}
 	if _, err := s.Staff.Lookup(ctx, "u9"); !errors.Is(err, tenants.ErrNotFound) {

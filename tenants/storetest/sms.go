@@ -9,7 +9,8 @@ import (
 
 var smsTests = map[string]func(t *testing.T, open Open){
 	"secrets are set, replaced and kept per tenant": testSMSSecrets,
-	"message ids are remembered per tenant":         testSMSMessages,
+	"message ids are remembered across tenants":     testSMSMessages,
+	"sending numbers are kept per tenant":           testSMSNumbers,
 }
 
 func testSMSSecrets(t *testing.T, open Open) {
@@ -56,7 +57,61 @@ func testSMSMessages(t *testing.T, open Open) {
 	if !seen("a", "twilio", "SM1") {
 		t.Error("a remembered message is not seen")
 	}
-	if seen("b", "twilio", "SM1") || seen("a", "telnyx", "SM1") {
-		t.Error("a message id is seen for another tenant or provider")
+	if !seen("b", "twilio", "SM1") {
+		t.Error("a message applied for tenant a is not seen at tenant b: it would apply twice")
+	}
+	if seen("a", "telnyx", "SM1") || seen("a", "twilio", "SM2") {
+		t.Error("a message id is seen for another provider or id")
+	}
+}
+
+func testSMSNumbers(t *testing.T, open Open) {
+	s := open(t)
+	numbers := func(tenant string) []string {
+		t.Helper()
+		list, err := s.SMS.Numbers(ctx, tenant)
+		must(t, err)
+		var out []string
+		for _, n := range list {
+			if n.TenantID != tenant {
+				t.Errorf("Numbers(%s) holds %+v", tenant, n)
+			}
+			out = append(out, n.Number)
+		}
+		return out
+	}
+	if got := numbers("a"); len(got) != 0 {
+		t.Fatalf("numbers before any was added: %q", got)
+	}
+	for i, n := range []tenants.SMSNumber{{TenantID: "a", Number: "+4915112345678", AddedAt: t0.Add(sec(2))},
+		{TenantID: "a", Number: "+14155550100", AddedAt: t0.Add(sec(1))}, {TenantID: "b", Number: "+4915112345678", AddedAt: t0}} {
+		added, err := s.SMS.AddNumber(ctx, n)
+		if err != nil || !added {
+			t.Fatalf("AddNumber %d = %v, %v", i, added, err)
+		}
+	}
+	if added, err := s.SMS.AddNumber(ctx, tenants.SMSNumber{TenantID: "a", Number: "+14155550100", AddedAt: t0.Add(sec(9))}); err != nil || added {
+		t.Errorf("adding a number again = %v, %v; want false, nil", added, err)
+	}
+	list, err := s.SMS.Numbers(ctx, "a")
+	must(t, err)
+	if len(list) != 2 || list[0] != (tenants.SMSNumber{TenantID: "a", Number: "+14155550100", AddedAt: t0.Add(sec(1))}) || list[1].Number != "+4915112345678" {
+		t.Errorf("Numbers(a) = %+v, want +14155550100 then +4915112345678, in the order added", list)
+	}
+	if got := numbers("b"); len(got) != 1 || got[0] != "+4915112345678" {
+		t.Errorf("Numbers(b) = %q", got)
+	}
+	must(t, s.SMS.RemoveNumber(ctx, "a", "+4915112345678"))
+	if err := s.SMS.RemoveNumber(ctx, "a", "+4915112345678"); !errors.Is(err, tenants.ErrNotFound) {
+		t.Errorf("removing it again: %v, want ErrNotFound", err)
+	}
+	if err := s.SMS.RemoveNumber(ctx, "c", "+14155550100"); !errors.Is(err, tenants.ErrNotFound) {
+		t.Errorf("removing another tenant's number: %v, want ErrNotFound", err)
+	}
+	if got := numbers("a"); len(got) != 1 || got[0] != "+14155550100" {
+		t.Errorf("Numbers(a) after the removal = %q", got)
+	}
+	if got := numbers("b"); len(got) != 1 {
+		t.Errorf("removing a's number removed b's: %q", got)
 	}
 }

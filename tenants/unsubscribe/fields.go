@@ -85,3 +85,23 @@ func (f fields) object(key string) (fields, error) {
 func isNull(raw json.RawMessage) bool {
 	return string(raw) == "null"
 }
+
+// objects reads an array of objects: nil when absent or null, malformed when of another type.
+func (f fields) objects(key string) ([]fields, error) {
+	raw, ok := f[key]
+	if !ok || isNull(raw) {
+		return nil, nil
+	}
+	var list []json.RawMessage
+	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &list) != nil {
+		return nil, fmt.Errorf("%w: %q is not an array", ErrMalformed, key)
+	}
+	out := make([]fields, len(list))
+	for i, item := range list {
+		var err error
+		if out[i], err = decodeFields(item); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

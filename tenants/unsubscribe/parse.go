@@ -26,8 +26,12 @@ type Result struct {
 	Events  []Event // unsubscribes to apply (may be empty: the body held only other event types)
 	Ignored int     // events recognised and ignored because they are not unsubscribes
 	Generic bool    // the body was the generic {email, phone} JSON object
-	// PhoneOnly marks an inbound SMS opt-out: it revokes general contact by phone alone.
+	// PhoneOnly marks an SMS provider's body: an opt-out in it revokes general contact by
+	// phone alone.
 	PhoneOnly bool
+	// Messages are the inbound messages of an SMS provider's own body (Events stays empty):
+	// which of them are opt-outs depends on the tenant's keywords (Keywords.Classify).
+	Messages []Message
 }
 
 var (

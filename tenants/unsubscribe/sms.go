@@ -28,39 +28,27 @@ func IsSMS(provider string) bool {
 	return false
 }
 
-// optOutKeywords are the industry opt-out keywords (CTIA, carriers, Twilio's defaults).
-var optOutKeywords = map[string]bool{
-	"stop": true, "stopall": true, "unsubscribe": true, "cancel": true,
-	"end": true, "quit": true, "revoke": true, "optout": true,
+// Message is one inbound SMS as a provider reports it, its numbers as sent (the caller
+// normalises them). What it asks for is the tenant's to decide (Keywords.Classify).
+type Message struct {
+	From, To string
+	Text     string
+	// ID is the provider's message id ("" when the body carries none): one message is
+	// applied once.
+	ID string
+	// ProviderKeyword is the provider's own reading of the text (Twilio's OptOutType: STOP,
+	// START, HELP), "" when it gave none.
+	ProviderKeyword string
 }
 
-// IsOptOut reports whether an SMS text is an opt-out: the text, trimmed and case-folded, is
-// one of the keywords. "START", "HELP", "stop please" or any other reply is not.
-func IsOptOut(text string) bool {
-	return optOutKeywords[strings.ToLower(strings.TrimSpace(text))]
-}
-
-// smsMessage is one inbound SMS as a provider reports it.
-type smsMessage struct {
-	from, text, id string
-	optOut         bool // the provider itself classed it as an opt-out (Twilio's OptOutType=STOP)
-}
-
-// result turns an inbound message into the events of its body: one phone-only unsubscribe
-// for an opt-out from a sender, nothing (one ignored event) for any other text.
-func (m smsMessage) result() (Result, error) {
-	if !m.optOut && !IsOptOut(m.text) {
-		return Result{Ignored: 1, PhoneOnly: true}, nil
+// result is the body of one inbound message: the message, which must name its sender.
+func (m Message) result() (Result, error) {
+	m.From, m.To = strings.TrimSpace(m.From), strings.TrimSpace(m.To)
+	m.ID = strings.TrimSpace(m.ID)
+	if m.From == "" {
+		return Result{}, fmt.Errorf("%w: inbound message without a sender number", ErrMalformed)
 	}
-	if strings.TrimSpace(m.from) == "" {
-		return Result{}, fmt.Errorf("%w: opt-out without a sender number", ErrMalformed)
-	}
-	var c collector
-	if err := c.add(Event{Phone: m.from, EventID: m.id}, true, nil); err != nil {
-		return Result{}, err
-	}
-	c.res.PhoneOnly = true
-	return c.res, nil
+	return Result{Messages: []Message{m}, PhoneOnly: true}, nil
 }
 
 // smsGeneric reads a JSON body posted to an SMS path that is the generic {email, phone}

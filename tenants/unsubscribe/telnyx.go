@@ -6,9 +6,9 @@ import (
 )
 
 // parseTelnyx reads Telnyx's messaging webhook (API v2): a JSON object
-// {"data": {"event_type", "id", "payload": {"from": {"phone_number"}, "text", "direction", ...}}, "meta": {...}}.
-// A "message.received" event whose text is an opt-out keyword is an opt-out of its sender;
-// every other event (message.sent, message.finalized, other texts) is ignored. data.id, the
+// {"data": {"event_type", "id", "payload": {"from": {"phone_number"}, "to": [{"phone_number"}], "text", ...}}, "meta": {...}}.
+// A "message.received" event is an inbound message; every other event (message.sent,
+// message.finalized) is ignored. data.id, the
 // webhook event's id, stays the same when Telnyx retries a delivery. The generic JSON body is
 // accepted too.
 func parseTelnyx(contentType string, body []byte) (Result, error) {
@@ -45,20 +45,36 @@ func parseTelnyx(contentType string, body []byte) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	m := smsMessage{}
-	if m.from, err = from.str("phone_number"); err != nil {
+	m := Message{}
+	if m.From, err = from.str("phone_number"); err != nil {
 		return Result{}, err
 	}
-	if m.text, err = payload.str("text"); err != nil {
+	if m.To, err = telnyxTo(payload); err != nil {
 		return Result{}, err
 	}
-	if m.id, err = data.str("id"); err != nil {
+	if m.Text, err = payload.str("text"); err != nil {
 		return Result{}, err
 	}
-	if m.id == "" {
-		if m.id, err = payload.str("id"); err != nil {
+	if m.ID, err = data.str("id"); err != nil {
+		return Result{}, err
+	}
+	if m.ID == "" {
+		if m.ID, err = payload.str("id"); err != nil {
 			return Result{}, err
 		}
 	}
 	return m.result()
+}
+
+// telnyxTo reads the number a message was sent to: payload.to is an array of objects, the
+// first one's phone_number the tenant's number ("" when there is none).
+func telnyxTo(payload fields) (string, error) {
+	if raw, ok := payload["to"]; ok && len(raw) > 0 && raw[0] == '"' {
+		return payload.str("to") // a single number, as some API versions write it
+	}
+	to, err := payload.objects("to")
+	if err != nil || len(to) == 0 {
+		return "", err
+	}
+	return to[0].str("phone_number")
 }

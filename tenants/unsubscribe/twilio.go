@@ -7,9 +7,8 @@ import (
 
 // parseTwilio reads Twilio's incoming-message webhook: an application/x-www-form-urlencoded
 // POST with MessageSid, AccountSid, From, To, Body, NumMedia... and, where Advanced Opt-Out is
-// on, OptOutType (STOP, START or HELP). An opt-out keyword in Body, or OptOutType=STOP, is
-// an opt-out of its From number; any other message is ignored. The generic JSON body is
-// accepted too.
+// on, OptOutType (STOP, START or HELP), which is kept as the message's ProviderKeyword. The
+// generic JSON body is accepted too.
 func parseTwilio(contentType string, body []byte) (Result, error) {
 	if res, ok, err := smsGeneric(contentType, body); ok {
 		return res, err
@@ -32,8 +31,8 @@ func parseTwilio(contentType string, body []byte) (Result, error) {
 	if id == "" {
 		id = v.Get("SmsSid")
 	}
-	return smsMessage{
-		from: v.Get("From"), text: v.Get("Body"), id: id,
-		optOut: strings.EqualFold(strings.TrimSpace(v.Get("OptOutType")), "STOP"),
+	return Message{
+		From: v.Get("From"), To: v.Get("To"), Text: v.Get("Body"), ID: id,
+		ProviderKeyword: strings.ToUpper(strings.TrimSpace(v.Get("OptOutType"))),
 	}.result()
 }

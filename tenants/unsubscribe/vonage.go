@@ -13,8 +13,7 @@ import (
 //   - the Messages API's inbound message: JSON with channel "sms", message_uuid, from, to,
 //     text, message_type.
 //
-// A text that is an opt-out keyword is an opt-out of its sender; any other is ignored. The
-// generic JSON body is accepted too.
+// The generic JSON body is accepted too.
 func parseVonage(contentType string, body []byte) (Result, error) {
 	if res, ok, err := smsGeneric(contentType, body, "msisdn", "from", "text", "message_uuid", "messageId", "channel"); ok {
 		return res, err
@@ -37,11 +36,11 @@ func parseVonage(contentType string, body []byte) (Result, error) {
 		}
 		get = func(key string) (string, error) { return v.Get(key), nil }
 	}
-	var m smsMessage
+	var m Message
 	for _, field := range []struct {
 		dst  *string
 		keys []string
-	}{{&m.from, []string{"msisdn", "from"}}, {&m.text, []string{"text"}}, {&m.id, []string{"messageId", "message_uuid"}}} {
+	}{{&m.From, []string{"msisdn", "from"}}, {&m.To, []string{"to"}}, {&m.Text, []string{"text"}}, {&m.ID, []string{"messageId", "message_uuid"}}} {
 		for _, k := range field.keys {
 			if *field.dst != "" {
 				break
@@ -51,14 +50,21 @@ func parseVonage(contentType string, body []byte) (Result, error) {
 			}
 		}
 	}
-	if m.from == "" && m.id == "" {
+	if m.From == "" && m.ID == "" {
 		return Result{}, fmt.Errorf("%w: not a Vonage inbound message", ErrMalformed)
 	}
 	// Vonage writes numbers in international form without the "+".
-	if f := strings.TrimSpace(m.from); f != "" && !strings.HasPrefix(f, "+") && isDigits(f) {
-		m.from = "+" + f
-	}
+	m.From, m.To = vonageNumber(m.From), vonageNumber(m.To)
 	return m.result()
+}
+
+// vonageNumber is a number as Vonage writes it (international digits without the "+") in
+// the form the other providers use.
+func vonageNumber(n string) string {
+	if n = strings.TrimSpace(n); n != "" && !strings.HasPrefix(n, "+") && isDigits(n) {
+		return "+" + n
+	}
+	return n
 }
 
 func isDigits(s string) bool {
