@@ -82,3 +82,21 @@ func TestDomainImportsNoFrameworkOrDriver(t *testing.T) {
 		}
 	}
 }
+
+// TestFacesCallTheOneIntake: no face (the API, the person's pages, the admin UI) stores a
+// record or orders the intake steps itself: each decodes, calls ops.Submit, and renders. A
+// face that called the writer's ingest, parsed a record body by the intake rules, or stamped
+// texts or double opt-in on its own would be a second intake that can drift from the first,
+// as the hosted page once did (it skipped double opt-in and the texts).
+func TestFacesCallTheOneIntake(t *testing.T) {
+	out, err := exec.Command("git", "grep", "-n", "-E", `Writer\.Ingest\(|\.Ingest\(ctx|ParseRecord\(|StampTexts\(|DoubleOptIn\(|ingestDraft`,
+		"--", "../../api", "../../pages", "../../admin", ":(top,exclude,glob)**/*_test.go").CombinedOutput()
+	// git grep exits 0 when it finds a line, 1 when it finds none.
+	if err == nil || len(out) > 0 {
+		t.Errorf("a face runs intake steps of its own (every way in goes through ops.Submit):\n%s", out)
+	}
+	uses, err := exec.Command("git", "grep", "-l", `\.Submit(`, "--", "../../api", "../../pages", ":(top,exclude,glob)**/*_test.go").Output()
+	if err != nil || !strings.Contains(string(uses), "api/intake.go") || !strings.Contains(string(uses), "pages/form.go") {
+		t.Errorf("the API and the hosted page should both call ops.Submit; found in: %s (%v)", uses, err)
+	}
+}
