@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base32"
+	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -88,7 +90,12 @@ func (s *Service) Submit(ctx context.Context, sub Submission) (Accepted, error) 
 	if sub.Way.Public() {
 		publicBody(sub.Body, form)
 	}
+	cur, prev := repeatIDs(sub.Kind, sub.Body, now)
 	d, vs := intake.ParseRecord(sub.Kind, sub.Body, now, sub.Country)
+	derived := d.SubmissionID == "" && cur != ""
+	if derived {
+		d.SubmissionID = cur
+	}
 	if d.FormID != "" && form == nil {
 		vs = intake.FormUnknown(vs)
 	}
@@ -106,6 +113,15 @@ func (s *Service) Submit(ctx context.Context, sub Submission) (Accepted, error) 
 	}
 	if sub.Way.Public() {
 		publicRules(&d, form, sub, now)
+		prev = PublicSubmissionID(d.FormID, prev)
+	}
+	if derived && len(vs) == 0 {
+		// The same body a moment ago, in the previous window: its repeat.
+		if _, err := s.Records.Get(ctx, sub.TenantID, d.Kind, prev); err == nil {
+			return Accepted{ID: prev, Outcome: Repeated}, nil
+		} else if !errors.Is(err, tenants.ErrNotFound) {
+			return Accepted{}, wrap("find a repeat", err)
+		}
 	}
 	if len(vs) == 0 && sub.Challenge != nil {
 		if err := sub.Challenge(ctx); err != nil {
@@ -151,6 +167,32 @@ func publicBody(body map[string]any, form *tenants.Form) {
 	if (given("consent_to_general_contact_email") || given("consent_to_general_contact_phone")) && absent(keyContactInterval, keyContactDate) {
 		body[keyContactInterval] = contact
 	}
+}
+
+// RepeatWindow bounds how long a body sent without a submission_id is a repeat of the same
+// body sent before: a client that retries after an error (a 503, a cut connection, a timeout)
+// sends the same bytes, and the service cannot tell whether the first attempt was stored. The
+// same body again within RepeatWindow to 2×RepeatWindow answers as the first did and stores
+// nothing; later it is a new record (docs/API.md §3.3).
+const RepeatWindow = 2 * time.Minute
+
+// repeatIDs are the public ids a body without a submission_id gets: derived from its kind and
+// its canonical JSON (keys sorted) in the current window of RepeatWindow, and in the previous
+// one. A body that cannot be encoded gets none (a fresh id, as before).
+func repeatIDs(kind tenants.Kind, body map[string]any, now time.Time) (cur, prev string) {
+	if _, given := body["submission_id"]; given {
+		return "", ""
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		return "", ""
+	}
+	slot := now.Unix() / int64(RepeatWindow/time.Second)
+	id := func(slot int64) string {
+		sum := sha256.Sum256([]byte("repeat\x00" + string(kind) + "\x00" + strconv.FormatInt(slot, 10) + "\x00" + string(b)))
+		return "h-" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:20]))
+	}
+	return id(slot), id(slot - 1)
 }
 
 // openForm reads the tenant's form formID; open is false when it has none of that id or it is

@@ -258,3 +258,42 @@ func hasCode(vs tenants.Violations, code string) bool {
 	return false
 }
 
+
+// TestSubmitRepeatWithoutSubmissionID: a client that retries a body without a submission_id
+// after an error (it cannot know whether the first attempt was stored) gets the first
+// attempt's answer and no second record, on every way in; the same body after the repeat
+// window is a new record.
+func TestSubmitRepeatWithoutSubmissionID(t *testing.T) {
+	c := newIntakeCase(t)
+	ctx := context.Background()
+	at := time.Date(2026, 12, 1, 12, 0, 59, 0, time.UTC)
+	c.svc.Now = func() time.Time { return at }
+	for _, way := range []ops.Way{ops.WaySecretKey, ops.WayPublishableKey} {
+		sub := func() ops.Submission {
+			return ops.Submission{TenantID: c.tenant.ID, Kind: tenants.KindFormSubmission, Way: way, Body: body("email", "repeat@example.org"), Actor: "test"}
+		}
+		at = time.Date(2026, 12, 1, 12, 0, 59, 0, time.UTC)
+		first, err := c.svc.Submit(ctx, sub())
+		if err != nil || first.Outcome != ops.Stored {
+			t.Fatalf("way %d first: %+v %v", way, first, err)
+		}
+		for _, later := range []time.Duration{time.Second, 90 * time.Second} { // the same window, the next one
+			at = at.Add(later)
+			again, err := c.svc.Submit(ctx, sub())
+			if err != nil || again.Outcome != ops.Repeated || again.ID != first.ID {
+				t.Errorf("way %d, %v later: %+v %v; want the repeat of %s", way, later, again, err, first.ID)
+			}
+		}
+		at = at.Add(2 * ops.RepeatWindow)
+		if late, err := c.svc.Submit(ctx, sub()); err != nil || late.Outcome != ops.Stored || late.ID == first.ID {
+			t.Errorf("way %d after the window: %+v %v; want a new record", way, late, err)
+		}
+	}
+	// Another body (another deadline) is another record at once.
+	a, _ := c.svc.Submit(ctx, ops.Submission{TenantID: c.tenant.ID, Kind: tenants.KindFormSubmission, Way: ops.WaySecretKey, Body: body("email", "x@example.org")})
+	b, _ := c.svc.Submit(ctx, ops.Submission{TenantID: c.tenant.ID, Kind: tenants.KindFormSubmission, Way: ops.WaySecretKey,
+		Body: body("email", "x@example.org", "consent_to_primary_purpose_deadline_interval", "6M")})
+	if a.ID == b.ID || b.Outcome != ops.Stored {
+		t.Errorf("two different bodies: %+v %+v", a, b)
+	}
+}
