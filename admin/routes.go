@@ -42,7 +42,7 @@ const (
 // routes is the route table, and so the authorization table: every admin route with the
 // casbin object and action it needs (policies/policy.csv).
 func (h *handler) routes() []route {
-	return []route{
+	return append(h.webhookRoutes(), []route{
 		{get, web.PathLogin, access{}, public, h.loginPage},
 		{post, web.PathLogin, access{}, public, h.login},
 		{post, web.PathLogout, access{}, anyStaff, h.logout},
@@ -64,17 +64,6 @@ func (h *handler) routes() []route {
 		{get, web.PathKeys, tenantData(permKeysRead), signedIn, h.keys},
 		{post, web.PathKeys, tenantData(permKeysWrite), signedIn, h.keyIssue},
 		{post, web.PathKeys + "/:id/revoke", tenantData(permKeysWrite), signedIn, h.keyRevoke},
-
-		{get, web.PathWebhooks, tenantData(permWebhooksRead), signedIn, h.webhooks},
-		{post, web.PathMailchimpTokens, tenantData(permWebhooksWrite), signedIn, h.tokenIssue},
-		{post, web.PathMailchimpTokens + "/:id/revoke", tenantData(permWebhooksWrite), signedIn, h.tokenRevoke},
-		{post, web.PathSendGridKey, tenantData(permWebhooksWrite), signedIn, h.sendGridKeySave},
-		{post, web.PathSendGridKeyClear, tenantData(permWebhooksWrite), signedIn, h.sendGridKeyClear},
-		{post, web.PathSMSSecrets + "/:provider", tenantData(permWebhooksWrite), signedIn, h.smsSecretSave},
-		{post, web.PathSMSNumbers, tenantData(permWebhooksWrite), signedIn, h.smsNumberAdd},
-		{post, web.PathSMSNumberRemove, tenantData(permWebhooksWrite), signedIn, h.smsNumberRemove},
-		{post, web.PathSMSStopWords, tenantData(permWebhooksWrite), signedIn, h.smsStopWordsSave},
-		{post, web.PathWebhookTests + "/:provider", tenantData(permWebhooksWrite), signedIn, h.webhookTest},
 
 		{get, web.PathEndpoints, tenantData(permEndpointsRead), signedIn, h.endpoints},
 		{post, web.PathEndpoints, tenantData(permEndpointsWrite), signedIn, h.endpointCreate},
@@ -122,6 +111,23 @@ func (h *handler) routes() []route {
 		{post, web.PathStaff, permStaffWrite, signedIn, h.staffCreate},
 		{post, web.PathStaff + "/:id/disable", permStaffWrite, signedIn, h.staffDisable},
 		{post, web.PathStaff + "/:id/enable", permStaffWrite, signedIn, h.staffEnable},
+	}...)
+}
+
+// webhookRoutes are the inbound webhook credentials' routes: provider tokens and keys, the SMS
+// provider secrets, sending numbers and stop words, and the test deliveries.
+func (h *handler) webhookRoutes() []route {
+	return []route{
+		{get, web.PathWebhooks, tenantData(permWebhooksRead), signedIn, h.webhooks},
+		{post, web.PathMailchimpTokens, tenantData(permWebhooksWrite), signedIn, h.tokenIssue},
+		{post, web.PathMailchimpTokens + "/:id/revoke", tenantData(permWebhooksWrite), signedIn, h.tokenRevoke},
+		{post, web.PathSendGridKey, tenantData(permWebhooksWrite), signedIn, h.sendGridKeySave},
+		{post, web.PathSendGridKeyClear, tenantData(permWebhooksWrite), signedIn, h.sendGridKeyClear},
+		{post, web.PathSMSSecrets + "/:provider", tenantData(permWebhooksWrite), signedIn, h.smsSecretSave},
+		{post, web.PathSMSNumbers, tenantData(permWebhooksWrite), signedIn, h.smsNumberAdd},
+		{post, web.PathSMSNumberRemove, tenantData(permWebhooksWrite), signedIn, h.smsNumberRemove},
+		{post, web.PathSMSStopWords, tenantData(permWebhooksWrite), signedIn, h.smsStopWordsSave},
+		{post, web.PathWebhookTests + "/:provider", tenantData(permWebhooksWrite), signedIn, h.webhookTest},
 	}
 }
 

@@ -77,7 +77,7 @@ func TestForwardedHeadersNeedTrustedProxy(t *testing.T) {
 	}
 	spoof.get("/admin/choose-tenant")
 	spoof.post("/admin/choose-tenant", url.Values{"tenant": {openTenant(s)}})
-	if _, body := spoof.get("/admin/forms/petition"); strings.Contains(body, "evil.example") || !strings.Contains(body, s.URL+"/api/v1/brevo/unsubscribe") {
+	if _, body := spoof.get("/admin/forms/petition"); strings.Contains(body, "evil.example") || !strings.Contains(body, s.LinkBase+"/api/v1/brevo/unsubscribe") {
 		t.Error("the webhook URLs shown follow an untrusted X-Forwarded-Host")
 	}
 
