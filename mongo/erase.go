@@ -312,6 +312,8 @@ func runHook(hook func() error) error {
 	return hook()
 }
 
+// errBusy answers a change that others' writes to one record kept refusing: contention, which
+// a repeat cures (503), not a fault of the service (500).
 func errBusy(op string) error {
-	return fmt.Errorf("%s: a record was changed by others %d times in a row", op, casAttempts)
+	return fmt.Errorf("%s: a record was changed by others %d times in a row: %w", op, casAttempts, tenants.ErrUnavailable)
 }
