@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"math"
 	"strconv"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -62,9 +63,10 @@ func (s *server) errorHandler(c *fiber.Ctx, err error) error {
 	case errors.Is(err, tenants.ErrUnavailable):
 		s.Ops.ObserveError(err)
 		s.log.Error("database unavailable", "requestId", requestID(c), "route", routeOf(c), "err", err)
+		retry := retryAfter(err)
 		e = &Error{Status: fiber.StatusServiceUnavailable, Kind: "ServiceUnavailable",
 			Message: "The service is temporarily unavailable; retry later.",
-			Details: map[string]any{"retryAfter": unavailableRetry}, RetryAfter: unavailableRetry}
+			Details: map[string]any{"retryAfter": retry}, RetryAfter: retry}
 	default:
 		s.Ops.ObserveError(err)
 		s.log.Error("request failed", "requestId", requestID(c), "route", routeOf(c), "err", err)
@@ -75,6 +77,17 @@ func (s *server) errorHandler(c *fiber.Ctx, err error) error {
 		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(e.RetryAfter))
 	}
 	return c.Status(e.Status).JSON(e)
+}
+
+// retryAfter is the Retry-After, in whole seconds (at least 1), of an unavailable store: when
+// the store knows when a repeat can succeed (an erasure claim's lease), that, else
+// unavailableRetry.
+func retryAfter(err error) int {
+	var re *tenants.RetryError
+	if errors.As(err, &re) && re.After > 0 {
+		return max(1, int(math.Ceil(re.After.Seconds())))
+	}
+	return unavailableRetry
 }
 
 func fromFiber(fe *fiber.Error) *Error {

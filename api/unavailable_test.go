@@ -59,3 +59,20 @@ func TestUnavailableStore(t *testing.T) {
 		t.Errorf("readyz while down: %d", ready.StatusCode)
 	}
 }
+
+// TestRetryAfterOfStore: a 503 says when a repeat can succeed where the store knows (an
+// erasure claim's lease, rounded up to whole seconds), else the default.
+func TestRetryAfterOfStore(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want int
+	}{
+		{fmt.Errorf("find: %w", tenants.ErrUnavailable), unavailableRetry},
+		{&tenants.RetryError{Err: tenants.ErrUnavailable, After: 24200 * time.Millisecond}, 25},
+		{fmt.Errorf("erase: %w", &tenants.RetryError{Err: tenants.ErrUnavailable, After: time.Millisecond}), 1},
+	} {
+		if got := retryAfter(c.err); got != c.want {
+			t.Errorf("retryAfter(%v) = %d, want %d", c.err, got, c.want)
+		}
+	}
+}

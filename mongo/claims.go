@@ -60,3 +60,9 @@ func (r *claims) drop(ctx context.Context, tenantID, recordID string, gen int) e
 	_, err := r.c.DeleteOne(ctx, ofTenant(tenantID, fmt.Sprintf("%s#%d", recordID, gen)))
 	return translate("drop erasure claim", err)
 }
+
+// dropErasure removes every claim of one erasure.
+func (r *claims) dropErasure(ctx context.Context, tenantID, erasureID string) error {
+	_, err := r.c.DeleteMany(ctx, bson.D{{Key: "tenantId", Value: tenantID}, {Key: "erasureId", Value: erasureID}})
+	return translate("give back erasure claims", err)
+}

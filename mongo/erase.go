@@ -12,13 +12,19 @@ import (
 )
 
 // claimLease is how long an erasure's claim on a record holds while its audit entry is
-// missing: past it, the erasure that claimed has stopped (eraseTimeout ended it), and another
-// may take the record over and count it.
-const claimLease = 2 * time.Minute
+// missing: past it, the erasure that claimed has stopped (eraseTimeout ended it, and its last
+// command had claimMargin to land), and another may take the record over and count it. An
+// erasure that fails gives its claims back (giveback.go), so the lease is waited out only where
+// an instance stopped in the middle of one.
+const claimLease = eraseTimeout + claimMargin
 
-// eraseTimeout bounds one erasure, well inside claimLease, so that an erasure still running
-// never sees its claims taken over.
+// eraseTimeout bounds one erasure, inside claimLease, so that an erasure still running never
+// sees its claims taken over.
 const eraseTimeout = 30 * time.Second
+
+// claimMargin is what claimLease allows past eraseTimeout: for a command sent just before the
+// erasure's deadline to land, and for the instances' clocks to differ.
+const claimMargin = 5 * time.Second
 
 // claimWait bounds how long an erasure waits for another one that holds a claim on a record
 // it must anonymise: past it, it answers unavailable (503, the client repeats), never success
@@ -31,6 +37,12 @@ const claimPoll = 20 * time.Millisecond
 // errErasing answers an erasure that found a record held by another erasure, still running or
 // stopped within its lease, and could not wait for it: a repeat finishes the work.
 var errErasing = fmt.Errorf("erase: a matching record is being erased by another call: %w", tenants.ErrUnavailable)
+
+// erasing is errErasing with the time left until the claim's lease ends, when a repeat takes
+// the record over at the latest (the 503's Retry-After).
+func erasing(left time.Duration) error {
+	return &tenants.RetryError{Err: errErasing, After: max(left, time.Second)}
+}
 
 // eraseHooks stop an erasure between its steps; set by tests only. afterClaim and afterAudit
 // stand for a crash (the erasure returns, leaving what it wrote); failAudit for a failed
@@ -59,7 +71,8 @@ type eraseHooks struct {
 //     conditional on the revision read; stripped, it no longer carries the keys and is not
 //     found. Then remove its claims.
 //
-// An erasure that fails before its audit entry exists gives its claims back, so that a repeat
+// An erasure that fails before its audit entry exists gives its claims back, every claim
+// carrying its id, those whose insert's answer was lost included (giveBack), so that a repeat
 // right after it takes the records at once. A crash after 2 leaves claims without an entry: a
 // repeat within the lease waits and answers unavailable, one after it counts them once. A stop
 // after 3 leaves audited records unstripped: a repeat strips them, counting nothing. A stop in
@@ -143,42 +156,8 @@ type erasure struct {
 	id      string
 	now     time.Time
 	audited map[string]bool // erasure ids whose audit entry exists
-	// claimed are the claims this erasure won, by record id: their generations.
-	claimed []claimDoc
 	// appending is set once the audit entry may have been written.
 	appending bool
-}
-
-// giveBack removes the claims of a failed erasure whose audit entry does not exist, so that a
-// repeat takes the records at once instead of waiting out the lease. Where the entry exists
-// or cannot be looked up, the claims stay: the records were counted, and a repeat strips them.
-func (e *erasure) giveBack(ctx context.Context) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), compensateFor)
-	defer cancel()
-	until := time.Now().Add(compensateFor)
-	for try := 0; ; try++ {
-		err := e.dropClaims(ctx)
-		if err == nil || !transient(err) || !pause(ctx, try, until) {
-			return // what is left, the lease ends
-		}
-	}
-}
-
-// dropClaims removes this erasure's claims unless its audit entry may exist.
-func (e *erasure) dropClaims(ctx context.Context) error {
-	if e.appending {
-		if done, err := e.w.s.Audit.settled(ctx, e.ch.TenantID, e.id); err != nil || done {
-			return err
-		}
-	}
-	for len(e.claimed) > 0 {
-		c := e.claimed[0]
-		if err := e.w.s.claims.drop(ctx, c.TenantID, c.RecordID, c.Gen); err != nil {
-			return err
-		}
-		e.claimed = e.claimed[1:]
-	}
-	return nil
 }
 
 // whose says which erasure a record counts for.
@@ -212,15 +191,18 @@ func (e *erasure) claim(ctx context.Context, c change) (change, whose, error) {
 				return c, others, err
 			case done:
 				return c, finishing, nil
-			case e.w.s.now().Sub(last.At) < claimLease:
+			case e.w.s.now().Sub(last.At) < claimLease && !e.w.gaveUp.has(last.ErasureID):
 				// Another erasure holds it and has not counted it: it is running, or stopped
-				// within its lease. Answering now would leave the record as it is.
+				// within its lease. Answering now would leave the record as it is. (One of this
+				// process that failed and is still giving its claims back runs no more: its
+				// claims are taken over at once.)
+				left := last.At.Add(claimLease).Sub(e.w.s.now())
 				if time.Now().After(deadline) {
-					return c, others, errErasing
+					return c, others, erasing(left)
 				}
 				select {
 				case <-ctx.Done():
-					return c, others, errErasing
+					return c, others, erasing(left)
 				case <-time.After(claimPoll):
 				}
 				delete(e.audited, last.ErasureID)
@@ -239,7 +221,6 @@ func (e *erasure) claim(ctx context.Context, c change) (change, whose, error) {
 		if !won {
 			continue // another erasure claimed it first: see whose it is now
 		}
-		e.claimed = append(e.claimed, claimDoc{TenantID: tenantID, RecordID: recordID, Gen: gen})
 		// Read it again: an erasure that finished after this one read it has stripped it (and
 		// removed its claims, which is how this claim could be won), and the change is applied
 		// to the record as it is now.
@@ -312,6 +293,8 @@ func runHook(hook func() error) error {
 	return hook()
 }
 
+// errBusy answers a change that others' writes to one record kept refusing: contention, which
+// a repeat cures (503), not a fault of the service (500).
 func errBusy(op string) error {
-	return fmt.Errorf("%s: a record was changed by others %d times in a row", op, casAttempts)
+	return fmt.Errorf("%s: a record was changed by others %d times in a row: %w", op, casAttempts, tenants.ErrUnavailable)
 }

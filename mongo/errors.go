@@ -1,11 +1,15 @@
 package mongo
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/consentforms/consentforms/tenants"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -38,15 +42,74 @@ func translate(op string, err error) error {
 	}
 }
 
-// unreachable reports an error meaning the server could not be reached or the connection
-// to it was lost.
+// unreachable reports an error after which the database may answer again: the server could
+// not be reached, the connection to it was lost, a deadline ran out, or the server answered
+// that it cannot serve now (not primary, shutting down, interrupted, a write concern not met in
+// time). Each is a 503 that a repeat may cure, never a 500.
 func unreachable(err error) bool {
 	var sse topology.ServerSelectionError
 	var ce topology.ConnectionError
 	// A pool cleared after another operation's connection was lost: this one never ran.
 	var pool driver.RetryablePoolError
-	return mongo.IsNetworkError(err) || errors.As(err, &sse) || errors.As(err, &ce) || errors.As(err, &pool) ||
-		errors.Is(err, mongo.ErrClientDisconnected) || errors.Is(err, topology.ErrTopologyClosed)
+	var ne net.Error
+	switch {
+	case mongo.IsNetworkError(err), mongo.IsTimeout(err), errors.As(err, &sse), errors.As(err, &ce), errors.As(err, &pool),
+		errors.As(err, &ne), errors.Is(err, mongo.ErrClientDisconnected), errors.Is(err, topology.ErrTopologyClosed),
+		errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled),
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET),
+		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.EPIPE), errors.Is(err, net.ErrClosed):
+		return true
+	}
+	return transientServerError(err)
+}
+
+// transientCodes are the server's codes for "cannot serve this now": a primary stepping down
+// or gone, a shutdown, an interrupted operation, a time limit, a write concern not met in
+// time, a cursor lost with its connection.
+var transientCodes = []int{
+	6,     // HostUnreachable
+	7,     // HostNotFound
+	43,    // CursorNotFound
+	50,    // MaxTimeMSExpired
+	64,    // WriteConcernFailed
+	89,    // NetworkTimeout
+	91,    // ShutdownInProgress
+	112,   // WriteConflict
+	133,   // FailedToSatisfyReadPreference
+	134,   // ReadConcernMajorityNotAvailableYet
+	189,   // PrimarySteppedDown
+	262,   // ExceededTimeLimit
+	9001,  // SocketException
+	10107, // NotWritablePrimary
+	11600, // InterruptedAtShutdown
+	11601, // Interrupted
+	11602, // InterruptedDueToReplStateChange
+	13435, // NotPrimaryNoSecondaryOk
+	13436, // NotPrimaryOrSecondary
+}
+
+// transientLabels are the labels the driver and the server put on errors a repeat may cure.
+var transientLabels = []string{"NetworkError", "RetryableWriteError", "TransientTransactionError", "SystemOverloadedError", "RetryableError"}
+
+// transientServerError reports a server's answer (or a bulk write's write concern error) that
+// says it cannot serve now.
+func transientServerError(err error) bool {
+	var se mongo.ServerError
+	if !errors.As(err, &se) {
+		return false
+	}
+	for _, l := range transientLabels {
+		if se.HasErrorLabel(l) {
+			return true
+		}
+	}
+	for _, c := range transientCodes {
+		if se.HasErrorCode(c) {
+			return true
+		}
+	}
+	// "not master" / "node is recovering" from servers that answer with a message only.
+	return se.HasErrorMessage("not master") || se.HasErrorMessage("not primary") || se.HasErrorMessage("node is recovering")
 }
 
 // codes formats error codes for a message.

@@ -106,9 +106,11 @@ func schema() map[string][]index {
 		colSMSNumbers:  {{name: "tenant_added", keys: bson.D{asc("tenantId"), asc("addedAt")}}},
 		colWebhookDays: {{name: "tenant_provider_day", keys: bson.D{asc("tenantId"), asc("provider"), desc("day")}}},
 		colSessions:    {{name: "staff", keys: bson.D{asc("staffId")}}, {name: "expires", keys: bson.D{asc("expiresAt")}}},
-		colClaims:      {{name: "tenant_record_gen", keys: bson.D{asc("tenantId"), asc("recordId"), desc("gen")}}},
-		colEndpoints:   {{name: "tenant_created", keys: bson.D{asc("tenantId"), asc("createdAt")}}},
-		colBulk:        {{name: "tenant_requested", keys: bson.D{asc("tenantId"), desc("requestedAt")}}, {name: "status_expires", keys: bson.D{asc("status"), asc("expiresAt")}}},
+		// By record (whose claim is the latest), and by erasure (a failed one gives its back).
+		colClaims: {{name: "tenant_record_gen", keys: bson.D{asc("tenantId"), asc("recordId"), desc("gen")}},
+			{name: "tenant_erasure", keys: bson.D{asc("tenantId"), asc("erasureId")}}},
+		colEndpoints: {{name: "tenant_created", keys: bson.D{asc("tenantId"), asc("createdAt")}}},
+		colBulk:      {{name: "tenant_requested", keys: bson.D{asc("tenantId"), desc("requestedAt")}}, {name: "status_expires", keys: bson.D{asc("status"), asc("expiresAt")}}},
 		// The dispatcher spans tenants: the events in order, the deliveries due, those to prune.
 		colOutbox: {{name: "time", keys: bson.D{asc("time"), asc("_id")}}},
 		colDeliveries: {

@@ -30,6 +30,8 @@ type Writer struct {
 	// failAt, set by tests only, fails a batch's step of that name ("events", "audit") once
 	// per job, as a database that stops answering would.
 	failAt func(step string) error
+	// gaveUp are the failed erasures still giving their claims back (giveback.go).
+	gaveUp *gaveUp
 }
 
 var _ tenants.Writer = (*Writer)(nil)
@@ -45,7 +47,7 @@ type ingestJob struct {
 }
 
 func newWriter(s *Store, obs tenants.Observer) *Writer {
-	w := &Writer{s: s}
+	w := &Writer{s: s, gaveUp: newGaveUp()}
 	w.batch = batch.New(maxBatch, w.write, batch.Observer(obs))
 	return w
 }
@@ -71,7 +73,10 @@ func (w *Writer) Ingest(ctx context.Context, in tenants.Ingestion) (bool, error)
 }
 
 // close writes what is queued and returns.
-func (w *Writer) close() { w.batch.Close() }
+func (w *Writer) close() {
+	w.batch.Close()
+	w.gaveUp.stop()
+}
 
 // retryFor bounds how long a batch repeats a step whose answer was lost (a connection cut):
 // each step is idempotent, so repeating it completes it. Repeats run under a deadline of

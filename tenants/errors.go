@@ -2,7 +2,10 @@
 // the audit log and the records that hold a person's data. It imports nothing internal.
 package tenants
 
-import "errors"
+import (
+	"errors"
+	"time"
+)
 
 // The errors repositories translate driver errors into; any other failure leaves a store as
 // a *StoreError naming its operation.
@@ -14,3 +17,17 @@ var (
 	// ErrUnavailable means the database could not be reached; callers answer 503.
 	ErrUnavailable = errors.New("database unavailable")
 )
+
+// RetryError is an unavailable error that knows when a repeat can succeed (a claim's lease
+// ending): the API's 503 says so in Retry-After.
+type RetryError struct {
+	// Err wraps ErrUnavailable.
+	Err error
+	// After is how long from now a repeat should wait.
+	After time.Duration
+}
+
+func (e *RetryError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *RetryError) Unwrap() error { return e.Err }
