@@ -66,6 +66,15 @@ func TestEraseCutThenRepeat(t *testing.T) {
 
 			start := time.Now()
 			_, err = a.Writer.Erase(ctx, eraseChange("ke"))
+			if err == nil && !c.outage {
+				// The driver's retry of the write past a single cut can absorb it on a loaded
+				// machine: then the erasure finished, and what must hold is that it did.
+				if left, err := check.Records.Find(ctx, "a", []string{"ke"}); err != nil || len(left) != 0 {
+					t.Errorf("an erasure answered success with %d records still found (%v)", len(left), err)
+				}
+				t.Log("the driver's retry absorbed the cut; the erasure finished")
+				return
+			}
 			if !errors.Is(err, tenants.ErrUnavailable) {
 				t.Fatalf("the cut erasure = %v, want unavailable (503)", err)
 			}
