@@ -258,7 +258,6 @@ func hasCode(vs tenants.Violations, code string) bool {
 	return false
 }
 
-
 // TestSubmitRepeatWithoutSubmissionID: a client that retries a body without a submission_id
 // after an error (it cannot know whether the first attempt was stored) gets the first
 // attempt's answer and no second record, on every way in; the same body after the repeat
