@@ -71,8 +71,10 @@ func (h *handler) webhookTest(c *fiber.Ctx, s *session) error {
 				res.Messages[i].To = to
 			}
 		}
-		var out ops.SMSOutcome
-		out, err = h.Ops.ApplySMS(c.UserContext(), s.TenantID, actor, provider, requestID(c), res.Messages)
+		out, err := h.Ops.ApplySMS(c.UserContext(), s.TenantID, actor, provider, requestID(c), res.Messages)
+		if err != nil {
+			return err
+		}
 		revoked = out.Revoked
 	} else {
 		ids := make([]ops.Identity, len(res.Events))
