@@ -20,8 +20,9 @@ const cutRecords = 40
 // TestEraseCutThenRepeat: an erasure of a person with 40 records is cut at its 20th claim
 // (the claim's insert sent, its answer lost or not), in real time, no clock moved. The cut
 // erasure answers unavailable (503); the client's repeat, sent as soon as the database can be
-// reached again, succeeds within a few seconds with nothing of the person left, each record
-// counted once, no claim left:
+// reached again, succeeds without waiting out the claims' lease (the claims were given back or
+// taken over, not left to lapse) with nothing of the person left, each record counted once, no
+// claim left:
 //   - cut: the connections are cut once and the next ones work; the repeat runs on the same
 //     instance;
 //   - outage: the database stays unreachable past the erasure's answer (the claims cannot be
@@ -91,15 +92,17 @@ func TestEraseCutThenRepeat(t *testing.T) {
 				if got, err = repeat.Writer.Erase(ctx, eraseChange("ke")); err == nil {
 					break
 				}
-				if !errors.Is(err, tenants.ErrUnavailable) || time.Since(start) > 10*time.Second {
+				if !errors.Is(err, tenants.ErrUnavailable) || time.Since(start) > claimLease/2 {
 					t.Fatalf("repeat %d after %v = %v", try, time.Since(start).Round(time.Millisecond), err)
 				}
 				t.Logf("repeat %d answered %v", try, err)
 			}
 			took := time.Since(start)
 			t.Logf("the repeat succeeded after %v with %d records", took.Round(time.Millisecond), len(got))
-			if took > 6*time.Second {
-				t.Errorf("the repeat took %v, want a few seconds at most", took)
+			// Not a timing check (the machine may be loaded): the repeat must not have waited
+			// for the claims' lease to end, which is what a cut erasure without give-back costs.
+			if took >= claimLease {
+				t.Errorf("the repeat took %v, the claims' lease (%v): the claims were left to lapse", took, claimLease)
 			}
 			if left, err := check.Records.Find(ctx, "a", []string{"ke"}); err != nil || len(left) != 0 {
 				t.Errorf("after the repeat's success %d records are still found (%v)", len(left), err)
