@@ -43,8 +43,21 @@ func EmbedFor(base, tenantID, org string, f tenants.Form, texts tenants.TextSet)
 	if e.TextVersion != "" {
 		version = `" data-cf-text-version="` + esc(e.TextVersion)
 	}
+	// The thanks the script shows: where a ticked consent waits for its confirmation (double
+	// opt-in), the one that says to check the inbox, as the hosted page does.
+	var confirm []string
+	if f.RequiresConfirmation(tenants.ChannelEmail) {
+		confirm = append(confirm, "consent_to_general_contact_email")
+	}
+	if f.RequiresConfirmation(tenants.ChannelPhone) {
+		confirm = append(confirm, "consent_to_general_contact_phone")
+	}
+	thanks := `" data-cf-thanks="` + esc(Msg(f.Language, "form.thanks")) + `" data-cf-error="` + esc(Msg(f.Language, "form.errors.summary"))
+	if len(confirm) > 0 {
+		thanks += `" data-cf-confirm="` + strings.Join(confirm, ",") + `" data-cf-thanks-pending="` + esc(Msg(f.Language, "form.thanks.pending"))
+	}
 	b.WriteString(`<form data-cf-api="` + esc(base) + `" data-cf-key="` + pkPlaceholder + `" data-cf-form="` + esc(f.FormID) +
-		version + `" novalidate>` + "\n")
+		version + thanks + `" novalidate>` + "\n")
 	ids := map[string]bool{}
 	for _, d := range f.PageFields() {
 		id := "cf-" + fieldID(d.Name)

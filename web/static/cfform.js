@@ -109,7 +109,10 @@
         if (r.ok) {
           var done = document.createElement("p");
           done.setAttribute("role", "status");
-          done.textContent = form.getAttribute("data-cf-thanks") || "Thank you.";
+          done.setAttribute("data-cf-done", "");
+          // A ticked consent that waits for its confirmation: say to check the inbox.
+          var pending = (form.getAttribute("data-cf-confirm") || "").split(",").some(function (n) { return n && body[n] === true; });
+          done.textContent = (pending && form.getAttribute("data-cf-thanks-pending")) || form.getAttribute("data-cf-thanks") || "Thank you.";
           form.replaceWith(done);
           return;
         }
