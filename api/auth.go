@@ -71,7 +71,11 @@ func (s *server) admit(c *fiber.Ctx, a *auth, obj, act string) error {
 	if wait, ok := s.limiter.allow(tenantBucket(a.tenant.ID), s.tenantRate(a.tenant), s.Now()); !ok {
 		return s.rateLimited(wait, "The organisation's rate limit, shared by all its keys, is exceeded; retry after the given number of seconds.")
 	}
-	return s.readBody(c)
+	// A publishable key is public by design: its bodies come out of the public budget.
+	if a.key.Publishable {
+		return s.readBody(c, s.public)
+	}
+	return s.readBody(c, s.bodies)
 }
 
 func presentedKey(header string, cred credential) (string, error) {

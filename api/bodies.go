@@ -10,13 +10,23 @@ import (
 )
 
 // Request bodies are streamed (fiber's StreamRequestBody): the transport hands a request on
-// once its headers are read, with at most 8 KiB of its body. An API request's body is read
-// only after its credential is checked (readBody, from admit), so connections without one
-// hold no body; every body is read to at most BodyLimit bytes, and all bodies being read at
-// once to at most BodyBytesInFlight bytes in all.
+// once its headers are read, with at most its read buffer of the body. An API request's body
+// is read only after its secret key is checked (readBody, from admit); every body is read to
+// at most BodyLimit bytes. Bodies read before any secret credential — the admin UI's and the
+// person's pages (sign-in takes none), the hosted form page, a provider webhook whose signature
+// covers its body, a publishable key's (public by design) — come out of the public budget,
+// PublicBodyBytesInFlight in all; bodies of secret-key requests out of BodyBytesInFlight. So
+// however many connections arrive without a secret, what they make the server hold is that
+// budget plus what each connection costs the transport (docs/OPERATIONS.md "Limits and
+// overload").
 
-// DefaultBodyBytesInFlight is the default bound on body bytes held by all requests at once.
+// DefaultBodyBytesInFlight is the default bound on body bytes held by all secret-key requests
+// at once.
 const DefaultBodyBytesInFlight = 256 << 20
+
+// DefaultPublicBodyBytesInFlight is the default bound on body bytes held at once by all
+// requests without a secret credential.
+const DefaultPublicBodyBytesInFlight = 32 << 20
 
 // bodyBudget counts the body bytes that requests hold.
 type bodyBudget struct {
@@ -54,15 +64,15 @@ func (s *server) bodyLimit(c *fiber.Ctx) error {
 		return fiber.ErrRequestEntityTooLarge
 	}
 	defer func() {
-		if held, ok := c.Locals(bodyHeldKey).(int64); ok && held > 0 {
-			s.bodies.give(held)
-			c.Locals(bodyHeldKey, int64(0))
+		if h, ok := c.Locals(bodyHeldKey).(held); ok && h.n > 0 {
+			h.from.give(h.n)
+			c.Locals(bodyHeldKey, held{})
 		}
 	}()
 	if strings.HasPrefix(c.Path(), "/api/") {
 		return c.Next()
 	}
-	return s.readBody(c)
+	return s.readBody(c, s.public)
 }
 
 // discardRefused reads and throws away the body of a request refused as too large (413) or for
@@ -82,9 +92,9 @@ func (s *server) discardRefused(c *fiber.Ctx, n int) {
 // drainFactor bounds the oversized bodies discardRefused reads to the end.
 const drainFactor = 4
 
-// readBody reads the request's body (loadBody), then runs the next handler.
-func (s *server) readBody(c *fiber.Ctx) error {
-	if err := s.loadBody(c); err != nil {
+// readBody reads the request's body (loadBody) out of budget, then runs the next handler.
+func (s *server) readBody(c *fiber.Ctx, budget *bodyBudget) error {
+	if err := s.loadBody(c, budget); err != nil {
 		return err
 	}
 	return c.Next()
@@ -94,9 +104,15 @@ type bodyHeld struct{}
 
 var bodyHeldKey = bodyHeld{}
 
-// loadBody reads a streamed body into memory (idempotent): bounded by BodyLimit, counted in the
-// in-flight budget under bodyHeldKey, which readBody gives back.
-func (s *server) loadBody(c *fiber.Ctx) error {
+// held is what a request's body holds of which budget.
+type held struct {
+	from *bodyBudget
+	n    int64
+}
+
+// loadBody reads a streamed body into memory (idempotent): bounded by BodyLimit, counted in
+// budget under bodyHeldKey, which bodyLimit gives back.
+func (s *server) loadBody(c *fiber.Ctx, budget *bodyBudget) error {
 	req := c.Request()
 	if !req.IsBodyStream() {
 		if len(req.Body()) > s.BodyLimit {
@@ -108,7 +124,7 @@ func (s *server) loadBody(c *fiber.Ctx) error {
 	if n := req.Header.ContentLength(); n >= 0 {
 		want = int64(n)
 	}
-	if !s.bodies.take(want) {
+	if !budget.take(want) {
 		// Read and drop the body (it holds no budget that way), so that the client still
 		// writing it reads the 503 rather than a reset connection.
 		s.discardRefused(c, int(want))
@@ -119,13 +135,13 @@ func (s *server) loadBody(c *fiber.Ctx) error {
 	var buf bytes.Buffer
 	_, err := io.Copy(&buf, io.LimitReader(req.BodyStream(), int64(s.BodyLimit)+1))
 	if err != nil || buf.Len() > s.BodyLimit {
-		s.bodies.give(want)
+		budget.give(want)
 		if err != nil {
 			return fiber.ErrBadRequest
 		}
 		return fiber.ErrRequestEntityTooLarge
 	}
 	req.SetBodyRaw(buf.Bytes())
-	c.Locals(bodyHeldKey, want)
+	c.Locals(bodyHeldKey, held{from: budget, n: want})
 	return nil
 }

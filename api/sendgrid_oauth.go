@@ -37,7 +37,7 @@ func (s *server) sendgridToken(c *fiber.Ctx) error {
 	if len(s.OAuthKey) == 0 {
 		return &Error{Status: fiber.StatusNotFound, Kind: "NotFound", Message: "SendGrid OAuth is not set up on this server."}
 	}
-	if err := s.loadBody(c); err != nil {
+	if err := s.loadBody(c, s.public); err != nil {
 		return err
 	}
 	if c.FormValue("grant_type") != oauthGrantClient {

@@ -43,8 +43,10 @@ type Deps struct {
 	Now    func() time.Time
 	// BodyLimit is the largest request body in bytes (default 1 MiB).
 	BodyLimit int
-	// BodyBytesInFlight bounds the body bytes all requests hold at once (default 256 MiB).
-	BodyBytesInFlight int64
+	// BodyBytesInFlight bounds the body bytes all secret-key requests hold at once (default
+	// 256 MiB); PublicBodyBytesInFlight those of requests without a secret credential (default
+	// 32 MiB; bodies.go).
+	BodyBytesInFlight, PublicBodyBytesInFlight int64
 	// ReadTimeout bounds reading one request, headers and body (default 30 s).
 	ReadTimeout time.Duration
 	// Concurrency caps the connections the transport serves at once (0: the transport's own).
@@ -76,7 +78,8 @@ type server struct {
 	log     *slog.Logger
 	limiter *limiter
 	touched *touches
-	bodies  *bodyBudget
+	bodies  *bodyBudget // secret-key requests' bodies
+	public  *bodyBudget // bodies read before a secret credential
 	// webForms is the publishable keys' and challenges' state (publishable.go).
 	webForms *webForms
 }
@@ -126,6 +129,9 @@ func NewServer(d Deps) *Server {
 	if d.BodyBytesInFlight <= 0 {
 		d.BodyBytesInFlight = DefaultBodyBytesInFlight
 	}
+	if d.PublicBodyBytesInFlight <= 0 {
+		d.PublicBodyBytesInFlight = DefaultPublicBodyBytesInFlight
+	}
 	if d.ReadTimeout <= 0 {
 		d.ReadTimeout = 30 * time.Second
 	}
@@ -135,7 +141,8 @@ func NewServer(d Deps) *Server {
 	if d.Ops == nil {
 		d.Ops = unwired{}
 	}
-	srv := &server{Deps: d, log: d.Logger, limiter: newLimiter(), touched: newTouches(), bodies: &bodyBudget{max: d.BodyBytesInFlight}}
+	srv := &server{Deps: d, log: d.Logger, limiter: newLimiter(), touched: newTouches(), bodies: &bodyBudget{max: d.BodyBytesInFlight},
+		public: &bodyBudget{max: d.PublicBodyBytesInFlight}}
 	srv.webForms = newWebForms(d.WebForms, d.TrustedProxies)
 	return &Server{srv}
 }

@@ -52,7 +52,7 @@ func (s *server) smsAuth(provider, obj, act string) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		if err := s.loadBody(c); err != nil {
+		if err := s.loadBody(c, s.public); err != nil {
 			return err
 		}
 		var secret string

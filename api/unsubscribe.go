@@ -87,7 +87,7 @@ func (s *server) sendgridAuth(obj, act string) fiber.Handler {
 		if t.SendGridPublicKey == "" {
 			return refuse(c, t.ID, tenants.RefusedBadSignature, denied)
 		}
-		if err := s.loadBody(c); err != nil {
+		if err := s.loadBody(c, s.public); err != nil {
 			return err
 		}
 		if err := unsubscribe.VerifySendGrid(t.SendGridPublicKey, sig, c.Get(sendgridTimestamp), c.Body(), s.Now()); err != nil {

@@ -39,7 +39,8 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 		ObserveRequest: m.Request, Diagnostics: svc.WebhookDiag,
 		SMSSecrets: ops.SMSSecrets{Repo: store.SMS, Keys: ring.SecretsKeys}, PublicURL: urls.configured,
 		OAuthKey:    derive(keys.HMAC, "consentforms sendgrid oauth access tokens"),
-		ReadTimeout: lim.ReadTimeout, BodyBytesInFlight: lim.BodyBytesInFlight, Concurrency: lim.MaxConns,
+		ReadTimeout: lim.ReadTimeout, BodyBytesInFlight: lim.BodyBytesInFlight,
+		PublicBodyBytesInFlight: lim.PublicBodyBytesInFlight, Concurrency: lim.MaxConns,
 		TenantRateFactor: lim.TenantRateFactor, WebForms: webFormsDeps(store, keys)})
 	app := newApp(a, pages.Deps{TrustedProxies: proxies, Logger: log, Now: time.Now, Links: svc,
 		Forms: formPagesDeps(store, keys, tens, forms, svc)}, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,

@@ -28,6 +28,10 @@ type Limits struct {
 	// BodyBytesInFlight bounds the request body bytes all requests together hold at once
 	// (CONSENTFORMS_MAX_BODY_BYTES_IN_FLIGHT, default 256 MiB).
 	BodyBytesInFlight int64
+	// PublicBodyBytesInFlight bounds the body bytes held at once by all requests without a
+	// secret credential: the admin and person pages, the hosted form, signed provider
+	// webhooks, publishable keys (CONSENTFORMS_MAX_PUBLIC_BODY_BYTES_IN_FLIGHT, default 32 MiB).
+	PublicBodyBytesInFlight int64
 	// PasswordChecks bounds concurrent admin password checks (CONSENTFORMS_MAX_PASSWORD_CHECKS,
 	// default the number of CPUs).
 	PasswordChecks int
@@ -57,12 +61,17 @@ func limitsFrom(getenv func(string) string) (Limits, error) {
 			*d.dst = n
 		}
 	}
-	if v := getenv("CONSENTFORMS_MAX_BODY_BYTES_IN_FLIGHT"); v != "" {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n <= 0 {
-			errs = append(errs, errors.New("CONSENTFORMS_MAX_BODY_BYTES_IN_FLIGHT: want a positive number of bytes"))
+	for _, d := range []struct {
+		env string
+		dst *int64
+	}{{"CONSENTFORMS_MAX_BODY_BYTES_IN_FLIGHT", &l.BodyBytesInFlight}, {"CONSENTFORMS_MAX_PUBLIC_BODY_BYTES_IN_FLIGHT", &l.PublicBodyBytesInFlight}} {
+		if v := getenv(d.env); v != "" {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n <= 0 {
+				errs = append(errs, errors.New(d.env+": want a positive number of bytes"))
+			}
+			*d.dst = n
 		}
-		l.BodyBytesInFlight = n
 	}
 	if v := getenv("CONSENTFORMS_READ_TIMEOUT"); v != "" {
 		d, err := time.ParseDuration(v)
@@ -91,6 +100,9 @@ func (l Limits) withDefaults(files uint64) Limits {
 	}
 	if l.BodyBytesInFlight <= 0 {
 		l.BodyBytesInFlight = 256 << 20
+	}
+	if l.PublicBodyBytesInFlight <= 0 {
+		l.PublicBodyBytesInFlight = 32 << 20
 	}
 	if l.PasswordChecks <= 0 {
 		l.PasswordChecks = max(2, runtime.NumCPU())
