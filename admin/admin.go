@@ -21,7 +21,12 @@ import (
 // Deps is what the admin UI needs; package cmd wires it.
 type Deps struct {
 	Store Store
-	Ops   Operations
+	// The case families the handlers call (deps.go).
+	Persons Persons
+	Bulk    Bulk
+	Rights  Rights
+	// Observer counts refusals and store errors in the metrics (nil: nothing is counted).
+	Observer tenants.Observer
 	// Diagnostics reads and records inbound webhook deliveries (nil: none kept).
 	Diagnostics WebhookDiagnostics
 	Enforcer    *policies.Enforcer
@@ -97,9 +102,6 @@ func newHandler(d Deps) *handler {
 	}
 	if d.Logger == nil {
 		d.Logger = slog.Default()
-	}
-	if d.Ops == nil {
-		d.Ops = unwired{}
 	}
 	for _, f := range []*func(string){&d.PurgeKey, &d.PurgeTenant} {
 		if *f == nil {

@@ -9,7 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// Anonymisation runs through ops.Service, the code path of the API: search → preview of the
+// Anonymisation runs through ops.Persons, the code path of the API: search → preview of the
 // counts → confirmation by typing web.AnonymiseConfirmWord → erasure.
 
 func (h *handler) anonymiseSearch(c *fiber.Ctx, s *session) error {
@@ -29,7 +29,7 @@ func (h *handler) anonymisePreview(c *fiber.Ctx, s *session) error {
 
 func (h *handler) renderPreview(c *fiber.Ctx, s *session, status int, email, phone string, id ops.Identity, errs web.FieldErrors) error {
 	ctx := c.UserContext()
-	own, mentions, err := h.Ops.FindPerson(ctx, s.TenantID, id)
+	own, mentions, err := h.Persons.FindPerson(ctx, s.TenantID, id)
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func (h *handler) anonymise(c *fiber.Ctx, s *session) error {
 		return h.renderPreview(c, s, fiber.StatusUnprocessableEntity, email, phone, id,
 			web.FieldErrors{"confirm": "Type " + web.AnonymiseConfirmWord + " in capitals to confirm."})
 	}
-	done, err := h.Ops.Erase(c.UserContext(), s.TenantID, actor(s), requestID(c), id)
+	done, err := h.Persons.Erase(c.UserContext(), s.TenantID, actor(s), requestID(c), id)
 	if err != nil {
 		return err
 	}

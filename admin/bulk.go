@@ -48,7 +48,7 @@ func (h *handler) bulkPreview(c *fiber.Ctx, s *session) error {
 	if !ok {
 		return err
 	}
-	p, err := h.Ops.PreviewBulk(c.UserContext(), s.TenantID, in)
+	p, err := h.Bulk.PreviewBulk(c.UserContext(), s.TenantID, in)
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func (h *handler) bulkRequest(c *fiber.Ctx, s *session) error {
 	if !ok {
 		return err
 	}
-	b, err := h.Ops.RequestBulk(c.UserContext(), s.TenantID, s.Staff.ID, requestID(c), in)
+	b, err := h.Bulk.RequestBulk(c.UserContext(), s.TenantID, s.Staff.ID, requestID(c), in)
 	if err != nil {
 		return err
 	}
@@ -88,7 +88,7 @@ func (h *handler) bulkReject(c *fiber.Ctx, s *session) error  { return h.bulkDec
 // reason on the request's page.
 func (h *handler) bulkDecide(c *fiber.Ctx, s *session, approve bool) error {
 	id := pathID(c)
-	err := h.Ops.DecideBulk(c.UserContext(), s.TenantID, id, s.Staff.ID, requestID(c), approve)
+	err := h.Bulk.DecideBulk(c.UserContext(), s.TenantID, id, s.Staff.ID, requestID(c), approve)
 	switch {
 	case errors.Is(err, ops.ErrSelfApproval), errors.Is(err, ops.ErrBulkDecided), errors.Is(err, ops.ErrBulkExpired), errors.Is(err, ops.ErrPuppetApprover):
 		return h.render(c, fiber.StatusConflict, web.Error(web.ErrorPage{Layout: h.layout(c, s, "Not possible", web.NavAnonymise),

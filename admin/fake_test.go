@@ -19,10 +19,11 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// fakeEraser is what the anonymise pages call (it observes nothing): it counts previews and
-// notes each erasure as "tenant actor request-id e-mail phone".
+// fakeEraser is what the anonymise pages call (the other person cases are left unimplemented:
+// a call would panic): it counts previews and notes each erasure as "tenant actor request-id
+// e-mail phone".
 type fakeEraser struct {
-	unwired
+	Persons
 	counts   tenants.Counts
 	err      error
 	previews int
@@ -99,7 +100,7 @@ func TestAnonymiseUnconfirmedNeverErases(t *testing.T) {
 // supportApp is the real route table and middleware on fake stores and the operations o,
 // behind the app's request id middleware, with a support user of tenant t_1 signed in: its
 // session cookie and CSRF token.
-func supportApp(t *testing.T, o Operations) (*fiber.App, *http.Cookie, string) {
+func supportApp(t *testing.T, o Persons) (*fiber.App, *http.Cookie, string) {
 	t.Helper()
 	enf, err := policies.New()
 	if err != nil {
@@ -108,7 +109,7 @@ func supportApp(t *testing.T, o Operations) (*fiber.App, *http.Cookie, string) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	users := map[string]tenants.Staff{"u_support": {ID: "u_support", Email: "s@example.org", Role: tenants.RoleSupport, TenantID: "t_1"}}
 	h := newHandler(Deps{Store: Store{Staff: fakeStaff{users: users}, Tenants: fakeTenants{}, Forms: fakeForms{},
-		Sessions: fakeSessions{m: map[string]tenants.Session{}}}, Ops: o, Enforcer: enf, Secret: testKey,
+		Sessions: fakeSessions{m: map[string]tenants.Session{}}}, Persons: o, Enforcer: enf, Secret: testKey,
 		Now: func() time.Time { return now }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	app := fiber.New()
 	app.Use(func(c *fiber.Ctx) error { requestid.Set(c); return c.Next() })

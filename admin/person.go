@@ -31,7 +31,7 @@ func (h *handler) findPerson(c *fiber.Ctx, s *session) error {
 		p.Errors = errs
 		return h.invalid(c, web.FindPerson(p))
 	}
-	recs, mentions, err := h.Ops.FindPerson(c.UserContext(), s.TenantID, id)
+	recs, mentions, err := h.Persons.FindPerson(c.UserContext(), s.TenantID, id)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/consentforms/consentforms/requestid"
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
 )
@@ -57,7 +58,7 @@ func (h *handler) fail(c *fiber.Ctx, s *session, err error) error {
 	}
 	rid := requestID(c)
 	if status >= 500 {
-		h.Ops.ObserveError(err) // counted by store operation in the metrics
+		ops.CountStoreError(h.observer(), err) // counted by store operation in the metrics
 		h.log.Error("admin request failed", "route", c.Route().Path, "method", c.Method(), "requestId", rid, "err", err)
 	}
 	c.Response().ResetBody()

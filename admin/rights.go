@@ -15,7 +15,7 @@ import (
 )
 
 // The access export, the re-permission list and retention settings (docs/API.md §5.5, §7.3,
-// §10.7), through ops.Service as the API does.
+// §10.7), through ops.Rights as the API does.
 
 // exportPerson downloads a person's data as the JSON of POST /api/v1/gdpr/export.
 func (h *handler) exportPerson(c *fiber.Ctx, s *session) error {
@@ -25,7 +25,7 @@ func (h *handler) exportPerson(c *fiber.Ctx, s *session) error {
 		return h.invalid(c, web.AnonymiseSearch(web.AnonymiseSearchPage{Layout: h.layout(c, s, "Anonymise", web.NavAnonymise),
 			Email: email, Phone: phone, Errors: errs}))
 	}
-	out, err := h.Ops.Export(c.UserContext(), s.TenantID, actor(s), requestID(c), id)
+	out, err := h.Rights.Export(c.UserContext(), s.TenantID, actor(s), requestID(c), id)
 	if err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func (h *handler) expiring(c *fiber.Ctx, s *session) error {
 	if len(errs) > 0 {
 		return h.invalid(c, web.Expiring(p))
 	}
-	page, err := h.Ops.Expiring(c.UserContext(), s.TenantID, actor(s), requestID(c), r)
+	page, err := h.Rights.Expiring(c.UserContext(), s.TenantID, actor(s), requestID(c), r)
 	if errors.Is(err, ops.ErrBadCursor) {
 		p.Errors["cursor"] = "This link is out of date; start from the first page."
 		return h.invalid(c, web.Expiring(p))
@@ -111,7 +111,7 @@ func (h *handler) expiringCSV(c *fiber.Ctx, s *session) error {
 	c.Set(fiber.HeaderContentType, "text/csv; charset=utf-8")
 	c.Set(fiber.HeaderContentDisposition, `attachment; filename="repermission-`+r.Channel+"-"+h.now().Format("20060102-150405")+`.csv"`)
 	// The first page is read before the answer starts, so that a failure is still an error page.
-	first, err := h.Ops.Expiring(ctx, tenantID, who, reqID, r)
+	first, err := h.Rights.Expiring(ctx, tenantID, who, reqID, r)
 	if err != nil {
 		cancel()
 		return err
@@ -136,7 +136,7 @@ func (h *handler) expiringCSV(c *fiber.Ctx, s *session) error {
 				return
 			}
 			r.Cursor = *page.NextCursor
-			if page, err = h.Ops.Expiring(ctx, tenantID, who, reqID, r); err != nil {
+			if page, err = h.Rights.Expiring(ctx, tenantID, who, reqID, r); err != nil {
 				h.log.Error("re-permission export", "err", err, "requestId", reqID)
 				return
 			}
@@ -156,7 +156,7 @@ func (h *handler) retentionDue(c *fiber.Ctx, s *session, f tenants.Form) (*int64
 	if f.Retention == "" {
 		return nil, nil
 	}
-	n, err := h.Ops.RetentionPreview(c.UserContext(), s.TenantID, f.FormID, f.Retention, f.RetentionFrom)
+	n, err := h.Rights.RetentionPreview(c.UserContext(), s.TenantID, f.FormID, f.Retention, f.RetentionFrom)
 	return &n, err
 }
 

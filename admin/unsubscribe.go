@@ -6,7 +6,7 @@ import (
 )
 
 // Manual unsubscribe revokes both general-contact consents of a person through
-// ops.Service, as the providers' webhooks do, recorded as revoked via "admin".
+// ops.Persons, as the providers' webhooks do, recorded as revoked via "admin".
 
 func (h *handler) unsubscribePage(c *fiber.Ctx, s *session) error {
 	return h.render(c, fiber.StatusOK, web.Unsubscribe(web.UnsubscribePage{Layout: h.layout(c, s, "Unsubscribe", web.NavUnsubscribe)}))
@@ -20,7 +20,7 @@ func (h *handler) unsubscribe(c *fiber.Ctx, s *session) error {
 		p.Errors = errs
 		return h.invalid(c, web.Unsubscribe(p))
 	}
-	n, err := h.Ops.Unsubscribe(c.UserContext(), s.TenantID, actor(s), "admin", requestID(c), id)
+	n, err := h.Persons.Unsubscribe(c.UserContext(), s.TenantID, actor(s), "admin", requestID(c), id)
 	if err != nil {
 		return err
 	}

@@ -71,7 +71,7 @@ func (h *handler) webhookTest(c *fiber.Ctx, s *session) error {
 				res.Messages[i].To = to
 			}
 		}
-		out, err := h.Ops.ApplySMS(c.UserContext(), s.TenantID, actor, provider, requestID(c), res.Messages)
+		out, err := h.Persons.ApplySMS(c.UserContext(), s.TenantID, actor, provider, requestID(c), res.Messages)
 		if err != nil {
 			return err
 		}
@@ -81,7 +81,7 @@ func (h *handler) webhookTest(c *fiber.Ctx, s *session) error {
 		for i, ev := range res.Events {
 			ids[i] = ops.EventIdentity(ev, "")
 		}
-		revoked, err = h.Ops.UnsubscribeAll(c.UserContext(), s.TenantID, actor, provider, requestID(c), ids)
+		revoked, err = h.Persons.UnsubscribeAll(c.UserContext(), s.TenantID, actor, provider, requestID(c), ids)
 	}
 	if err != nil {
 		return err

@@ -193,7 +193,7 @@ func tenantBucket(id string) string { return "tenant:" + id }
 func (s *server) tenantRate(t tenants.Tenant) int { return t.Limit() * s.TenantRateFactor }
 
 func (s *server) rateLimited(wait int, message string) error {
-	s.Ops.Observe().Count(tenants.EventRateLimited, 1)
+	s.observer().Count(tenants.EventRateLimited, 1)
 	return &Error{Status: fiber.StatusTooManyRequests, Kind: "RateLimitExceeded", Message: message,
 		Details: map[string]any{"retryAfter": wait}, RetryAfter: wait}
 }

@@ -26,7 +26,7 @@ type recordConsentsView struct {
 // recordConsents renders rec's consents for the record read, with its withdrawal link.
 func (s *server) recordConsents(c *fiber.Ctx, rec tenants.Record) (recordConsentsView, string) {
 	now := s.Now()
-	l := s.Ops.Links(c.UserContext(), rec)
+	l := s.Links.Links(c.UserContext(), rec)
 	base := viewConsents(ops.ViewConsents(rec.Consents, now))
 	one := func(name tenants.ConsentName, v consentView) recordConsentView {
 		con := rec.Consents.ByName(name)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -61,14 +62,14 @@ func (s *server) errorHandler(c *fiber.Ctx, err error) error {
 	case errors.As(err, &fe):
 		e = fromFiber(fe)
 	case errors.Is(err, tenants.ErrUnavailable):
-		s.Ops.ObserveError(err)
+		ops.CountStoreError(s.observer(), err)
 		s.log.Error("database unavailable", "requestId", requestID(c), "route", routeOf(c), "err", err)
 		retry := retryAfter(err)
 		e = &Error{Status: fiber.StatusServiceUnavailable, Kind: "ServiceUnavailable",
 			Message: "The service is temporarily unavailable; retry later.",
 			Details: map[string]any{"retryAfter": retry}, RetryAfter: retry}
 	default:
-		s.Ops.ObserveError(err)
+		ops.CountStoreError(s.observer(), err)
 		s.log.Error("request failed", "requestId", requestID(c), "route", routeOf(c), "err", err)
 		return c.Status(fiber.StatusInternalServerError).JSON(fiber.Map{
 			"error": "InternalError", "message": "An internal error occurred.", "requestId": requestID(c)})

@@ -38,10 +38,10 @@ func (oneTenant) Get(_ context.Context, id string) (tenants.Tenant, error) {
 	return tenants.Tenant{}, tenants.ErrNotFound
 }
 
-// fakeEraser is the one operation the erasure handler calls (it observes nothing); it
-// remembers what it was asked.
+// fakeEraser is the one case the erasure handler calls (the other person cases are left
+// unimplemented: a call would panic); it remembers what it was asked.
 type fakeEraser struct {
-	unwired
+	Persons
 	counts tenants.Counts
 	err    error
 	asked  struct {
@@ -55,9 +55,9 @@ func (f *fakeEraser) Erase(_ context.Context, tenantID, actor, requestID string,
 	return ops.Erasure{Counts: f.counts}, f.err
 }
 
-// fakeApp is the API on a fake key store, tenant store and operations; the key's plaintext
+// fakeApp is the API on a fake key store, tenant store and person cases; the key's plaintext
 // is returned for the Authorization header.
-func fakeApp(t *testing.T, o Operations, scopes ...string) (*fiber.App, tenants.APIKey, string) {
+func fakeApp(t *testing.T, p Persons, scopes ...string) (*fiber.App, tenants.APIKey, string) {
 	t.Helper()
 	enf, err := policies.New()
 	if err != nil {
@@ -67,7 +67,7 @@ func fakeApp(t *testing.T, o Operations, scopes ...string) (*fiber.App, tenants.
 	if err != nil {
 		t.Fatal(err)
 	}
-	app := New(Deps{Keys: oneKey{k}, Tenants: oneTenant{}, Ops: o, Enforcer: enf,
+	app := New(Deps{Keys: oneKey{k}, Tenants: oneTenant{}, Persons: p, Enforcer: enf,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	return app, k, plain
 }

@@ -12,7 +12,7 @@ func (s *server) anonymise(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	done, err := s.Ops.Erase(c.UserContext(), authOf(c).tenant.ID, authOf(c).actor, requestID(c), id)
+	done, err := s.Persons.Erase(c.UserContext(), authOf(c).tenant.ID, authOf(c).actor, requestID(c), id)
 	if err != nil {
 		return err
 	}

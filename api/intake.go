@@ -27,7 +27,7 @@ func (s *server) intake(c *fiber.Ctx, kind tenants.Kind) (string, error) {
 // checks the way's spam challenge once the rules pass. A refused body is rendered by kind.
 func (s *server) submit(c *fiber.Ctx, kind tenants.Kind, body map[string]any, way ops.Way, challenge func(context.Context) error) (string, error) {
 	a := authOf(c)
-	got, err := s.Ops.Submit(c.UserContext(), ops.Submission{TenantID: a.tenant.ID, Country: a.tenant.DefaultCountry, Kind: kind,
+	got, err := s.Intake.Submit(c.UserContext(), ops.Submission{TenantID: a.tenant.ID, Country: a.tenant.DefaultCountry, Kind: kind,
 		Body: body, Way: way, ClientIP: clientaddr.Of(c, s.webForms.proxies), Challenge: challenge, Actor: a.actor, RequestID: requestID(c)})
 	var refused tenants.Violations
 	if errors.As(err, &refused) {

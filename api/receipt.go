@@ -134,7 +134,7 @@ func viewReceipt(r ops.Receipt) receiptView {
 
 // getReceipt is GET /api/v1/forms/submissions/{submission_id}/receipt (docs/API.md §12.3).
 func (s *server) getReceipt(c *fiber.Ctx) error {
-	r, err := s.Ops.Receipt(c.UserContext(), authOf(c).tenant.ID, c.Params("id"))
+	r, err := s.Rights.Receipt(c.UserContext(), authOf(c).tenant.ID, c.Params("id"))
 	if errors.Is(err, tenants.ErrNotFound) {
 		return notFound("No submission with this id.")
 	}

@@ -16,7 +16,7 @@ func (s *server) exportPerson(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.Ops.Export(c.UserContext(), authOf(c).tenant.ID, authOf(c).actor, requestID(c), id)
+	out, err := s.Rights.Export(c.UserContext(), authOf(c).tenant.ID, authOf(c).actor, requestID(c), id)
 	if err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func (s *server) expiring(c *fiber.Ctx) error {
 		}
 		r.Limit = n
 	}
-	page, err := s.Ops.Expiring(c.UserContext(), authOf(c).tenant.ID, authOf(c).actor, requestID(c), r)
+	page, err := s.Rights.Expiring(c.UserContext(), authOf(c).tenant.ID, authOf(c).actor, requestID(c), r)
 	if errors.Is(err, ops.ErrBadCursor) {
 		return violationError(ops.BadCursor)
 	}

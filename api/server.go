@@ -30,12 +30,18 @@ type TokenStore interface {
 // the request is answered, while goroutines the database driver starts (database/sql's
 // rows watcher) may still read it, a data race the race detector reports at shutdown.
 type Deps struct {
-	Keys     tenants.KeyStore
-	Tenants  tenants.TenantStore
-	Forms    tenants.FormStore
-	Records  tenants.RecordStore
-	Tokens   TokenStore
-	Ops      Operations
+	Keys    tenants.KeyStore
+	Tenants tenants.TenantStore
+	Forms   tenants.FormStore
+	Records tenants.RecordStore
+	Tokens  TokenStore
+	// The case families the handlers call (deps.go).
+	Intake  Intake
+	Persons Persons
+	Rights  Rights
+	Links   Links
+	// Observer counts refusals and store errors in the metrics (nil: nothing is counted).
+	Observer tenants.Observer
 	Enforcer *policies.Enforcer
 	// Ready reports whether the database answers (GET /readyz).
 	Ready  func(ctx context.Context) error
@@ -137,9 +143,6 @@ func NewServer(d Deps) *Server {
 	}
 	if d.TenantRateFactor <= 0 {
 		d.TenantRateFactor = DefaultTenantRateFactor
-	}
-	if d.Ops == nil {
-		d.Ops = unwired{}
 	}
 	srv := &server{Deps: d, log: d.Logger, limiter: newLimiter(), touched: newTouches(), bodies: &bodyBudget{max: d.BodyBytesInFlight},
 		public: &bodyBudget{max: d.PublicBodyBytesInFlight}}

@@ -161,7 +161,7 @@ func isJSON(ct string) bool {
 // Twilio gets the empty TwiML it expects, the others a JSON answer.
 func (s *server) smsOptOut(c *fiber.Ctx, provider string, res unsubscribe.Result) error {
 	a := authOf(c)
-	out, err := s.Ops.ApplySMS(c.UserContext(), a.tenant.ID, a.actor, provider, requestID(c), res.Messages)
+	out, err := s.Persons.ApplySMS(c.UserContext(), a.tenant.ID, a.actor, provider, requestID(c), res.Messages)
 	if err != nil {
 		return err
 	}

@@ -61,7 +61,7 @@ func (s *server) getConsents(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.Ops.Consents(c.UserContext(), authOf(c).tenant.ID, id)
+	out, err := s.Persons.Consents(c.UserContext(), authOf(c).tenant.ID, id)
 	if err != nil {
 		return err
 	}

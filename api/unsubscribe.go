@@ -145,7 +145,7 @@ func (s *server) unsubscribe(provider string) fiber.Handler {
 				return refuse(c, a.tenant.ID, tenants.RefusedMalformedBody, err)
 			}
 		}
-		revoked, err := s.Ops.UnsubscribeAll(c.UserContext(), a.tenant.ID, a.actor, provider, requestID(c), ids)
+		revoked, err := s.Persons.UnsubscribeAll(c.UserContext(), a.tenant.ID, a.actor, provider, requestID(c), ids)
 		if err != nil {
 			return err
 		}

@@ -17,13 +17,13 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// Submitter is the one intake case (ops.Service has it).
+// Submitter is the one intake case (*ops.Intake).
 type Submitter interface {
 	Submit(ctx context.Context, sub ops.Submission) (ops.Accepted, error)
 }
 
 // ConsentTexts gives the texts a form shows beside its consents' checkboxes now, in lang
-// where it has them (ops.Service has it).
+// where it has them (*ops.Core).
 type ConsentTexts interface {
 	CurrentTexts(ctx context.Context, tenantID, formID, lang string) (tenants.TextSet, error)
 }

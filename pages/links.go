@@ -12,7 +12,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// LinkCases are the cases behind the confirmation and withdrawal pages (*ops.Service).
+// LinkCases are the cases behind the confirmation and withdrawal pages (*ops.LinkPages).
 type LinkCases interface {
 	ConfirmLink(ctx context.Context, token string) (ops.LinkPage, error)
 	Confirm(ctx context.Context, token, ip, userAgent, requestID string) (ops.LinkPage, error)

@@ -11,7 +11,7 @@ import (
 	"github.com/consentforms/consentforms/tenants/ops"
 )
 
-// BenchmarkRekey10k times the start-up re-key (ops.Service.Rekey) of 10,000 records keyed the
+// BenchmarkRekey10k times the start-up re-key (ops.Rights.Rekey) of 10,000 records keyed the
 // old way — benchRecord's (~1 KB), every second one naming a friend by e-mail in a custom field
 // under a belonging key — of which 5,000 are rewritten. Run once:
 //
@@ -45,7 +45,7 @@ func BenchmarkRekey10k(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		svc := &ops.Service{Hasher: hasher, Now: time.Now}
+		svc := ops.New(ops.Config{Hasher: hasher, Now: time.Now}).Rights
 		b.StartTimer()
 		started := time.Now()
 		scanned, rekeyed, err := svc.Rekey(ctx, s.Stores().Transfer, s.Stores().MatchKeys, func(int, int) {})

@@ -43,21 +43,8 @@ func EmbedFor(base, tenantID, org string, f tenants.Form, texts tenants.TextSet)
 	if e.TextVersion != "" {
 		version = `" data-cf-text-version="` + esc(e.TextVersion)
 	}
-	// The thanks the script shows: where a ticked consent waits for its confirmation (double
-	// opt-in), the one that says to check the inbox, as the hosted page does.
-	var confirm []string
-	if f.RequiresConfirmation(tenants.ChannelEmail) {
-		confirm = append(confirm, "consent_to_general_contact_email")
-	}
-	if f.RequiresConfirmation(tenants.ChannelPhone) {
-		confirm = append(confirm, "consent_to_general_contact_phone")
-	}
-	thanks := `" data-cf-thanks="` + esc(Msg(f.Language, "form.thanks")) + `" data-cf-error="` + esc(Msg(f.Language, "form.errors.summary"))
-	if len(confirm) > 0 {
-		thanks += `" data-cf-confirm="` + strings.Join(confirm, ",") + `" data-cf-thanks-pending="` + esc(Msg(f.Language, "form.thanks.pending"))
-	}
 	b.WriteString(`<form data-cf-api="` + esc(base) + `" data-cf-key="` + pkPlaceholder + `" data-cf-form="` + esc(f.FormID) +
-		version + thanks + `" novalidate>` + "\n")
+		version + embedThanks(f) + `" novalidate>` + "\n")
 	ids := map[string]bool{}
 	for _, d := range f.PageFields() {
 		id := "cf-" + fieldID(d.Name)
@@ -115,6 +102,26 @@ func EmbedFor(base, tenantID, org string, f tenants.Form, texts tenants.TextSet)
 	b.WriteString(`<script src="` + esc(base+AssetPath("cfform.js")) + `" defer></script>`)
 	e.HTML = b.String()
 	return e
+}
+
+// embedThanks are the snippet's thanks attributes, each closed but the last (the caller closes
+// it): the thanks the script shows and, where a ticked consent waits for its confirmation
+// (double opt-in), the boxes that do and the thanks that say to check the inbox, as the hosted
+// page does.
+func embedThanks(f tenants.Form) string {
+	esc := html.EscapeString
+	var confirm []string
+	if f.RequiresConfirmation(tenants.ChannelEmail) {
+		confirm = append(confirm, "consent_to_general_contact_email")
+	}
+	if f.RequiresConfirmation(tenants.ChannelPhone) {
+		confirm = append(confirm, "consent_to_general_contact_phone")
+	}
+	out := `" data-cf-thanks="` + esc(Msg(f.Language, "form.thanks")) + `" data-cf-error="` + esc(Msg(f.Language, "form.errors.summary"))
+	if len(confirm) > 0 {
+		out += `" data-cf-confirm="` + strings.Join(confirm, ",") + `" data-cf-thanks-pending="` + esc(Msg(f.Language, "form.thanks.pending"))
+	}
+	return out
 }
 
 func orID(f tenants.Form) string {

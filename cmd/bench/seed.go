@@ -39,7 +39,7 @@ func seed(ctx context.Context, dir, tenantID string, hmacKey []byte, people int,
 		return err
 	}
 	defer store.Close(context.Background())
-	svc := &ops.Service{Writer: store.Writer, Hasher: tenants.NewHasher(hmacKey), Now: time.Now}
+	svc := ops.New(ops.Config{Writer: store.Writer, Hasher: tenants.NewHasher(hmacKey), Now: time.Now}).Intake
 	start := time.Now().UTC().Add(-time.Duration(people) * time.Second)
 	work := make(chan int)
 	errs := make(chan error, 64)

@@ -20,35 +20,36 @@ import (
 )
 
 // build wires the store, the domain operations, the API and the admin UI.
-func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Prefix, urls publicURLs, hooks webhook.Policy, lim Limits, log *slog.Logger, m *metrics) (*fiber.App, *ops.Service, error) {
+func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Prefix, urls publicURLs, hooks webhook.Policy, lim Limits, log *slog.Logger, m *metrics) (*fiber.App, ops.Cases, error) {
 	enf, err := policies.New()
 	if err != nil {
-		return nil, nil, err
+		return nil, ops.Cases{}, err
 	}
-	svc := &ops.Service{Tenants: store.Tenants, Records: store.Records, Forms: store.Forms, Writer: store.Writer,
-		Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now, Rights: store.Records, Audit: store.Audit,
-		Observer: m, Bulk: store.Bulk, SMS: store.SMS, FormList: store.Forms, Staff: store.Staff}
-	svc.PersonLinks, svc.SpentTokens = &links.Links{Signer: links.NewSigner(keys.HMAC), PublicURL: urls.links}, store.SpentTokens
-	svc.WebhookDiag = &ops.WebhookDiagnostics{Repo: store.WebhookDiag, Now: time.Now}
 	apiKeys, tens, forms := cache.NewKeys(store.APIKeys), cache.NewTenants(store.Tenants), cache.NewForms(store.Forms)
 	texts := cache.NewTexts(store.Texts)
-	svc.Texts, svc.IntakeForms = texts, forms
+	cases := ops.New(ops.Config{Tenants: store.Tenants, Records: store.Records, Forms: store.Forms, IntakeForms: forms, Writer: store.Writer,
+		Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now, Rights: store.Records, Audit: store.Audit, Texts: texts,
+		Observer: m, Bulk: store.Bulk, SMS: store.SMS, FormList: store.Forms, Staff: store.Staff,
+		PersonLinks: &links.Links{Signer: links.NewSigner(keys.HMAC), PublicURL: urls.links}, SpentTokens: store.SpentTokens,
+		WebhookDiag: &ops.WebhookDiagnostics{Repo: store.WebhookDiag, Now: time.Now}})
 	purgeForm := func(tenantID, formID string) { forms.Purge(tenantID, formID); texts.Purge(tenantID, formID) }
 	a := api.NewServer(api.Deps{Keys: apiKeys, Tenants: tens, Forms: forms, Records: store.Records, Tokens: store.Tokens,
-		Ops: svc, Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now, TrustedProxies: prefixStrings(proxies),
-		ObserveRequest: m.Request, Diagnostics: svc.WebhookDiag,
+		Intake: cases.Intake, Persons: cases.Persons, Rights: cases.Rights, Links: cases.Core, Observer: m,
+		Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now, TrustedProxies: prefixStrings(proxies),
+		ObserveRequest: m.Request, Diagnostics: cases.WebhookDiag,
 		SMSSecrets: ops.SMSSecrets{Repo: store.SMS, Keys: ring.SecretsKeys}, PublicURL: urls.configured,
 		OAuthKey:    derive(keys.HMAC, "consentforms sendgrid oauth access tokens"),
 		ReadTimeout: lim.ReadTimeout, BodyBytesInFlight: lim.BodyBytesInFlight,
 		PublicBodyBytesInFlight: lim.PublicBodyBytesInFlight, Concurrency: lim.MaxConns,
 		TenantRateFactor: lim.TenantRateFactor, WebForms: webFormsDeps(store, keys)})
-	app := newApp(a, pages.Deps{TrustedProxies: proxies, Logger: log, Now: time.Now, Links: svc,
-		Forms: formPagesDeps(store, keys, tens, forms, svc)}, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
+	app := newApp(a, pages.Deps{TrustedProxies: proxies, Logger: log, Now: time.Now, Links: cases.Pages,
+		Forms: formPagesDeps(store, keys, tens, forms, cases)}, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
 		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions, Texts: store.Texts,
-		Chains: store.AuditChains, Outbox: store.Outbox, Bulk: store.Bulk, SMS: store.SMS}, Ops: svc, SecretsKeys: ring.SecretsKeys, Diagnostics: svc.WebhookDiag, WebhookPolicy: hooks,
+		Chains: store.AuditChains, Outbox: store.Outbox, Bulk: store.Bulk, SMS: store.SMS}, Persons: cases.Persons, Bulk: cases.Bulk, Rights: cases.Rights, Observer: m,
+		SecretsKeys: ring.SecretsKeys, Diagnostics: cases.WebhookDiag, WebhookPolicy: hooks,
 		Enforcer: enf, Logger: log, SessionKeys: ring.SessionKeys, TrustedProxies: proxies, PurgeKey: apiKeys.Purge, PurgeForm: purgeForm, PurgeTenant: tens.Purge, Now: time.Now,
 		PasswordChecks: lim.PasswordChecks, ExportJSON: api.ExportView, PublicURL: urls.links})
-	return app, svc, nil
+	return app, cases, nil
 }
 
 // publicURLs are the service's public base URLs: configured is CONSENTFORMS_PUBLIC_URL as

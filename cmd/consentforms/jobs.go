@@ -49,11 +49,11 @@ func takeLeases(ctx context.Context, repo tenants.LeaseRepo, log *slog.Logger) m
 // serverJobs is the background work of a server, started and stopped as one group
 // (package jobs): each once-per-cluster job runs a pass only while this instance holds its
 // lease; a job's failure is logged, counted, and the job goes on.
-func serverJobs(ctx context.Context, cfg Config, store tenants.Stores, svc *ops.Service, retentionEvery time.Duration, log *slog.Logger) []jobs.Job {
+func serverJobs(ctx context.Context, cfg Config, store tenants.Stores, cases ops.Cases, retentionEvery time.Duration, log *slog.Logger) []jobs.Job {
 	leases := takeLeases(ctx, store.Leases, log)
-	passes := &jobs.Passes{Ops: svc, Catalogue: catalogue{store}}
+	passes := &jobs.Passes{Ops: cases, Catalogue: catalogue{store}}
 	failed := func(name string, err error) {
-		svc.ObserveError(err)
+		cases.Core.ObserveError(err)
 		log.Warn(name, "err", err)
 	}
 	// held runs do only while this instance holds the job's lease: another instance runs it.
@@ -76,7 +76,7 @@ func serverJobs(ctx context.Context, cfg Config, store tenants.Stores, svc *ops.
 			return err
 		}), failed),
 		jobs.Every("bulk erasure job", bulkEvery, false, held(jobBulk, passes.RunBulk), failed),
-		jobs.Flushing("webhook diagnostics", jobs.DiagnosticsFlushEvery, svc.WebhookDiag.Flush, func(name string, err error) { log.Warn(name, "err", err) }),
+		jobs.Flushing("webhook diagnostics", jobs.DiagnosticsFlushEvery, cases.WebhookDiag.Flush, func(name string, err error) { log.Warn(name, "err", err) }),
 		jobs.ChainVerification(store.AuditChains, leases[jobVerify].Held, log),
 		{Name: "webhook deliveries", Run: dispatcher.Run},
 	}

@@ -60,12 +60,12 @@ func rekeyAtStart(ctx context.Context, store tenants.Stores, keys secrets, log *
 	return err
 }
 
-// rekey re-derives every record's match keys (ops.Service.Rekey), logging its progress in
+// rekey re-derives every record's match keys (ops.Rights.Rekey), logging its progress in
 // counts only, and records the keying version it keyed by.
 func rekey(ctx context.Context, store tenants.Stores, keys secrets, log *slog.Logger) (scanned, rekeyed int, err error) {
 	started := time.Now()
 	log.Info("re-keying records", "keyingVersion", tenants.KeyingVersion)
-	svc := &ops.Service{Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now}
+	svc := ops.New(ops.Config{Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now}).Rights
 	scanned, rekeyed, err = svc.Rekey(ctx, store.Transfer, store.MatchKeys, func(scanned, rekeyed int) {
 		log.Info("re-keying records", "scanned", scanned, "rekeyed", rekeyed)
 	})

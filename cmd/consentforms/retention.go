@@ -41,8 +41,8 @@ func parseRetentionEvery(s string) (time.Duration, error) {
 
 // runRetention is `consentforms retention run`: the job once, now.
 func runRetention(ctx context.Context, s tenants.Stores) (any, error) {
-	svc := &ops.Service{Tenants: s.Tenants, Records: s.Records, Forms: s.Forms, Writer: s.Writer, Now: time.Now, Rights: s.Records, Audit: s.Audit}
-	n, err := (&jobs.Passes{Ops: svc, Catalogue: catalogue{s}}).RunRetention(ctx)
+	cases := ops.New(ops.Config{Tenants: s.Tenants, Records: s.Records, Forms: s.Forms, Writer: s.Writer, Now: time.Now, Rights: s.Records, Audit: s.Audit})
+	n, err := (&jobs.Passes{Ops: cases, Catalogue: catalogue{s}}).RunRetention(ctx)
 	return map[string]any{"anonymised": n}, err
 }
 

@@ -23,10 +23,10 @@ func challengeKey(keys secrets) []byte {
 // formPagesDeps wires the hosted form page: the cached tenants and forms, the keys (for the
 // forms publishable keys name and the sites that may frame them), the intake case, the spent
 // challenges and the signer.
-func formPagesDeps(store tenants.Stores, keys secrets, tens tenants.TenantStore, forms tenants.FormStore, svc *ops.Service) pages.FormPages {
-	return pages.FormPages{Tenants: tens, Forms: forms, Keys: store.APIKeys, Intake: svc, Challenges: store.Challenges,
+func formPagesDeps(store tenants.Stores, keys secrets, tens tenants.TenantStore, forms tenants.FormStore, cases ops.Cases) pages.FormPages {
+	return pages.FormPages{Tenants: tens, Forms: forms, Keys: store.APIKeys, Intake: cases.Intake, Challenges: store.Challenges,
 		Signer: altcha.Signer{Key: challengeKey(keys), MaxNumber: altcha.DefaultMaxNumber, TTL: altcha.DefaultTTL},
-		Texts:  svc}
+		Texts:  cases.Core}
 }
 
 // webFormsDeps wires the publishable keys' origins, the spent challenges and the signer.

@@ -17,10 +17,10 @@ const bulkBatch = 200
 var errBulkProgressed = errors.New("another server ran this step")
 
 // RunBulk expires the bulk erasure requests left pending too long (ops.BulkTTL) and runs the
-// approved ones to the end, one batch of identifiers per erasure (ops.Service.EraseKeys),
+// approved ones to the end, one batch of identifiers per erasure (ops.Persons.EraseKeys),
 // pausing after each for as long as it took so that intake keeps its pace.
 func (p *Passes) RunBulk(ctx context.Context) error {
-	s := p.Ops
+	s := p.Ops.Bulk
 	expired, err := s.Bulk.ExpiredBulk(ctx, s.Now())
 	if err != nil {
 		return err
@@ -43,14 +43,14 @@ func (p *Passes) RunBulk(ctx context.Context) error {
 }
 
 func (p *Passes) runBulk(ctx context.Context, b tenants.BulkErasure) error {
-	s := p.Ops
+	s := p.Ops.Bulk
 	erased := tenants.CountsFrom(b.Erased)
 	mentioned := b.Erased[ops.RemovedMentionsKey]
 	for b.Done < len(b.Keys) {
 		started := time.Now()
 		end := min(b.Done+bulkBatch, len(b.Keys))
 		own, mentions := ops.SplitBulkKeys(b.Keys[b.Done:end])
-		c, err := s.EraseKeys(ctx, b.TenantID, tenants.ActorSystem, "", "", "bulk erasure "+b.ID, own, mentions)
+		c, err := s.Persons.EraseKeys(ctx, b.TenantID, tenants.ActorSystem, "", "", "bulk erasure "+b.ID, own, mentions)
 		if err != nil {
 			return err
 		}

@@ -18,7 +18,7 @@ func TestBulkExpires(t *testing.T) {
 	ctx := context.Background()
 	now := &clock{t: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
 	p, store := passes(t, now)
-	svc := p.Ops
+	svc := p.Ops.Bulk
 	in, err := ops.ParseBulk("ann@example.org\n", "")
 	if err != nil {
 		t.Fatal(err)

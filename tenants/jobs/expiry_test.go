@@ -31,8 +31,8 @@ func passes(t *testing.T, now *clock) (*jobs.Passes, *sqlite.Store) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = s.Close(ctx) })
-	svc := &ops.Service{Records: s.Records, Forms: s.Forms, Writer: s.Writer, Hasher: tenants.NewHasher([]byte("secret")), Now: now.Now,
-		Bulk: s.Bulk, Audit: s.Audit}
+	svc := ops.New(ops.Config{Records: s.Records, Forms: s.Forms, Writer: s.Writer, Hasher: tenants.NewHasher([]byte("secret")), Now: now.Now,
+		Bulk: s.Bulk, Audit: s.Audit})
 	return &jobs.Passes{Ops: svc}, s
 }
 
@@ -58,7 +58,7 @@ func TestExpiryJob(t *testing.T) {
 	b.Consents.GeneralContactEmail = granted(&soon)
 	b.Consents.GeneralContactEmail.Status = tenants.StatusRevoked
 	for _, r := range []tenants.Record{a, b} {
-		if _, err := p.Ops.Ingest(ctx, r, "test", ""); err != nil {
+		if _, err := p.Ops.Intake.Ingest(ctx, r, "test", ""); err != nil {
 			t.Fatal(err)
 		}
 	}

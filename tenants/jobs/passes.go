@@ -16,7 +16,7 @@ import (
 // the server runs each under its lease, the CLI runs retention once. They go through the
 // cases of package ops where a person's case does the same (erasure, the person's links).
 type Passes struct {
-	Ops *ops.Service
+	Ops ops.Cases
 	// Catalogue lists what retention goes through (RunRetention only).
 	Catalogue Catalogue
 }
@@ -28,7 +28,7 @@ const expiryBatch = 500
 // in the audit log. Status reads apply deadlines at once; this makes the stored status and the
 // audit log catch up. It returns how many consents expired.
 func (p *Passes) ExpireDue(ctx context.Context) (int, error) {
-	s := p.Ops
+	s := p.Ops.Core
 	now := s.Now().UTC()
 	n, err := s.Writer.Expire(ctx, tenants.ExpiryRun{Now: now, Limit: expiryBatch,
 		Audit: func(rec tenants.Record, consents []string) []tenants.AuditEntry {

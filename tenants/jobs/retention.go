@@ -73,7 +73,7 @@ func (p *Passes) RunRetention(ctx context.Context) (tenants.Counts, error) {
 
 // retain anonymises the records of one policy that are due.
 func (p *Passes) retain(ctx context.Context, pol policy) (tenants.Counts, error) {
-	s := p.Ops
+	s := p.Ops.Rights
 	iv, from, err := consent.ParseRetention(pol.retention, pol.from)
 	if err != nil {
 		return tenants.Counts{}, err
@@ -102,7 +102,7 @@ func (p *Passes) retain(ctx context.Context, pol policy) (tenants.Counts, error)
 				if rec.AnonymisedAt != nil || !dueAt(*rec, from, cutoff) {
 					return false, nil
 				}
-				declared, err := s.PersonalFields(ctx, pol.tenantID, rec.FormID, forms)
+				declared, err := p.Ops.Persons.PersonalFields(ctx, pol.tenantID, rec.FormID, forms)
 				if err != nil {
 					return false, err
 				}

@@ -94,7 +94,7 @@ const mentionPrefix = "m:"
 // bulkKeys returns the keys of the identifiers, e-mail addresses first, two per identifier:
 // the belonging key an erasure of that one identifier looks up, then its mention key marked
 // with mentionPrefix.
-func (s *Service) bulkKeys(tenantID string, in BulkInput) []string {
+func (s *Bulk) bulkKeys(tenantID string, in BulkInput) []string {
 	out := make([]string, 0, 2*(len(in.Emails)+len(in.Phones)))
 	add := func(id Identity) {
 		out = append(out, s.hashes(tenantID, id)...)
@@ -133,7 +133,7 @@ type BulkPreview struct {
 }
 
 // PreviewBulk counts the records the identifiers match, changing nothing.
-func (s *Service) PreviewBulk(ctx context.Context, tenantID string, in BulkInput) (BulkPreview, error) {
+func (s *Bulk) PreviewBulk(ctx context.Context, tenantID string, in BulkInput) (BulkPreview, error) {
 	keys := s.bulkKeys(tenantID, in)
 	own, mentions := SplitBulkKeys(keys)
 	keys = append(own, mentions...)
@@ -172,7 +172,7 @@ func (s *Service) PreviewBulk(ctx context.Context, tenantID string, in BulkInput
 
 // RequestBulk stores a request to erase the identifiers, pending a second person's decision.
 // The audit entry counts the identifiers and the records they match; it never names them.
-func (s *Service) RequestBulk(ctx context.Context, tenantID, staffID, requestID string, in BulkInput) (tenants.BulkErasure, error) {
+func (s *Bulk) RequestBulk(ctx context.Context, tenantID, staffID, requestID string, in BulkInput) (tenants.BulkErasure, error) {
 	p, err := s.PreviewBulk(ctx, tenantID, in)
 	if err != nil {
 		return tenants.BulkErasure{}, err
@@ -193,7 +193,7 @@ func (s *Service) RequestBulk(ctx context.Context, tenantID, staffID, requestID 
 // DecideBulk approves or rejects a pending request, as a staff user other than its requester;
 // an approval also by none the requester controls (MayApprove). A rejected request's match
 // keys go at once; an approved one runs in the background (RunBulk).
-func (s *Service) DecideBulk(ctx context.Context, tenantID, id, staffID, requestID string, approve bool) error {
+func (s *Bulk) DecideBulk(ctx context.Context, tenantID, id, staffID, requestID string, approve bool) error {
 	b, err := s.Bulk.GetBulk(ctx, tenantID, id)
 	switch {
 	case err != nil:
@@ -248,7 +248,7 @@ type auditReader interface {
 // accounts it created in turn (requester → P1 → P2: neither P1 nor P2 may approve). The chain
 // of creators is followed up from the approver until an account created by no one (the command
 // line, the first start).
-func (s *Service) MayApprove(ctx context.Context, b tenants.BulkErasure, approverID string) error {
+func (s *Bulk) MayApprove(ctx context.Context, b tenants.BulkErasure, approverID string) error {
 	if s.Staff == nil {
 		return nil
 	}
@@ -285,7 +285,7 @@ func (s *Service) MayApprove(ctx context.Context, b tenants.BulkErasure, approve
 
 // staffCreators maps the accounts of the tenant to the staff users that created them, as the
 // tenant's staff.created entries name them.
-func (s *Service) staffCreators(ctx context.Context, tenantID string) (map[string]string, error) {
+func (s *Bulk) staffCreators(ctx context.Context, tenantID string) (map[string]string, error) {
 	out := map[string]string{}
 	r, ok := s.Audit.(auditReader)
 	if !ok {
@@ -316,7 +316,7 @@ func WithMentions(c tenants.Counts, mentions int) map[string]int {
 
 // ExpireBulk ends request b as expired, its keys removed: the bulk erasure job does so once
 // BulkTTL passed without a decision, a decision coming too late does so at once.
-func (s *Service) ExpireBulk(ctx context.Context, b tenants.BulkErasure) error {
+func (s *Bulk) ExpireBulk(ctx context.Context, b tenants.BulkErasure) error {
 	if err := s.Bulk.FinishBulk(ctx, b.TenantID, b.ID, tenants.BulkExpired, s.Now().UTC()); err != nil {
 		return err
 	}
@@ -325,7 +325,7 @@ func (s *Service) ExpireBulk(ctx context.Context, b tenants.BulkErasure) error {
 
 // AuditBulk appends the audit entry of a step of bulk erasure request b: its counts, never an
 // identifier.
-func (s *Service) AuditBulk(ctx context.Context, b tenants.BulkErasure, actor, action string, counts map[string]int, requestID string) error {
+func (s *Bulk) AuditBulk(ctx context.Context, b tenants.BulkErasure, actor, action string, counts map[string]int, requestID string) error {
 	return s.Audit.Append(ctx, tenants.AuditEntry{Time: s.Now().UTC(), TenantID: b.TenantID, Actor: actor, Action: action,
 		Counts: counts, Detail: "bulk erasure " + b.ID, RequestID: requestID})
 }

@@ -58,7 +58,7 @@ type PersonConsents struct {
 }
 
 // Consents returns the consent state of the tenant's form submissions matching the identity.
-func (s *Service) Consents(ctx context.Context, tenantID string, id Identity) (PersonConsents, error) {
+func (s *Persons) Consents(ctx context.Context, tenantID string, id Identity) (PersonConsents, error) {
 	recs, err := s.find(ctx, tenantID, id, tenants.KindFormSubmission)
 	if err != nil {
 		return PersonConsents{}, wrap("consents", err)

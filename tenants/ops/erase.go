@@ -20,7 +20,7 @@ type Erasure struct {
 
 // Preview counts the records an erasure of the identity would anonymise, and those of others
 // it would only remove mentions from, changing nothing.
-func (s *Service) Preview(ctx context.Context, tenantID string, id Identity) (Erasure, error) {
+func (s *Persons) Preview(ctx context.Context, tenantID string, id Identity) (Erasure, error) {
 	own, mentions, err := s.FindPerson(ctx, tenantID, id)
 	if err != nil {
 		return Erasure{}, wrap("preview erasure", err)
@@ -33,7 +33,7 @@ func (s *Service) Preview(ctx context.Context, tenantID string, id Identity) (Er
 // UI's "find a person". It reads through the match-key index, as erasure does, so it finds
 // exactly the records an erasure of the identity would anonymise, and those it would remove the
 // mentions from.
-func (s *Service) FindPerson(ctx context.Context, tenantID string, id Identity) (own, mentions []tenants.Record, err error) {
+func (s *Persons) FindPerson(ctx context.Context, tenantID string, id Identity) (own, mentions []tenants.Record, err error) {
 	if own, err = s.find(ctx, tenantID, id); err != nil {
 		return nil, nil, wrap("find person", err)
 	}
@@ -56,14 +56,14 @@ func (s *Service) FindPerson(ctx context.Context, tenantID string, id Identity) 
 // counts what this call anonymised, another the records it removed mentions from. The store
 // makes it all-or-nothing, counts each record for one call only however many run at once, and
 // leaves nothing removed in its files.
-func (s *Service) Erase(ctx context.Context, tenantID, actor, requestID string, id Identity) (Erasure, error) {
+func (s *Persons) Erase(ctx context.Context, tenantID, actor, requestID string, id Identity) (Erasure, error) {
 	return s.EraseKeys(ctx, tenantID, actor, requestID, s.Subject(tenantID, id), "",
 		s.hashes(tenantID, id), s.mentionHashes(tenantID, id))
 }
 
 // EraseKeys is Erase of the records carrying any of own (anonymised) or mentions (the mentions
 // removed); subject and detail go to the audit entry. The bulk erasure job runs through it too.
-func (s *Service) EraseKeys(ctx context.Context, tenantID, actor, requestID, subject, detail string, own, mentions []string) (Erasure, error) {
+func (s *Persons) EraseKeys(ctx context.Context, tenantID, actor, requestID, subject, detail string, own, mentions []string) (Erasure, error) {
 	now := s.Now()
 	country, err := s.TenantCountry(ctx, tenantID)
 	if err != nil {
@@ -123,7 +123,7 @@ func (s *Service) EraseKeys(ctx context.Context, tenantID, actor, requestID, sub
 
 // removeMentions removes from rec the custom-field values whose mention key is among keys, and
 // those keys; it reports whether rec changed.
-func (s *Service) removeMentions(rec *tenants.Record, country string, keys []string) bool {
+func (s *Persons) removeMentions(rec *tenants.Record, country string, keys []string) bool {
 	domains := map[string]string{"e": domainMentionEmail, "p": domainMentionPhone}
 	out, _ := anonymise.RemoveMentions(*rec, country, func(kind, n string) bool {
 		return slices.Contains(keys, s.Hasher.Hash(rec.TenantID, domains[kind], n))
@@ -151,7 +151,7 @@ func splitErased(changed []tenants.Record) (anonymised, mentioned []tenants.Reco
 }
 
 // TenantCountry returns the tenant's default country ("" when it has none or Tenants is not wired).
-func (s *Service) TenantCountry(ctx context.Context, tenantID string) (string, error) {
+func (s *Core) TenantCountry(ctx context.Context, tenantID string) (string, error) {
 	if s.Tenants == nil {
 		return "", nil
 	}
@@ -164,7 +164,7 @@ func (s *Service) TenantCountry(ctx context.Context, tenantID string) (string, e
 
 // PersonalFields returns the custom fields the form declares personal, cached in cache (per
 // pass or call).
-func (s *Service) PersonalFields(ctx context.Context, tenantID, formID string, cache map[string]map[string]bool) (map[string]bool, error) {
+func (s *Persons) PersonalFields(ctx context.Context, tenantID, formID string, cache map[string]map[string]bool) (map[string]bool, error) {
 	if formID == "" {
 		return nil, nil
 	}

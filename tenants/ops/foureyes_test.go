@@ -35,8 +35,8 @@ func TestFourEyesApproval(t *testing.T) {
 	now := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
 	prov := &provision.Service{Tenants: s.Tenants, Staff: s.Staff, Audit: s.Audit, Now: clock}
-	svc := &ops.Service{Tenants: s.Tenants, Records: s.Records, Writer: s.Writer, Hasher: tenants.NewHasher([]byte("0123456789abcdef0123456789abcdef")),
-		Now: clock, Audit: s.Audit, Bulk: s.Bulk, Staff: s.Staff}
+	svc := ops.New(ops.Config{Tenants: s.Tenants, Records: s.Records, Writer: s.Writer, Hasher: tenants.NewHasher([]byte("0123456789abcdef0123456789abcdef")),
+		Now: clock, Audit: s.Audit, Bulk: s.Bulk, Staff: s.Staff}).Bulk
 	must := func(err error) {
 		t.Helper()
 		if err != nil {

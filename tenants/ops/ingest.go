@@ -25,7 +25,7 @@ const (
 // body is still a repeat when its submission_id is stored, since a retry answers as the first
 // attempt did, also when it would now fail (the form has closed, a deadline passed: docs/API.md
 // §3.3); otherwise the violations are the error (tenants.Violations).
-func (s *Service) ingestDraft(ctx context.Context, tenantID string, d intake.Draft, vs []tenants.Violation, actor, requestID string) (string, Outcome, error) {
+func (s *Intake) ingestDraft(ctx context.Context, tenantID string, d intake.Draft, vs []tenants.Violation, actor, requestID string) (string, Outcome, error) {
 	if len(vs) > 0 {
 		if d.SubmissionID != "" {
 			if _, err := s.Records.Get(ctx, tenantID, d.Kind, d.SubmissionID); err == nil {
@@ -47,7 +47,7 @@ func (s *Service) ingestDraft(ctx context.Context, tenantID string, d intake.Dra
 // in its own contact fields) on the records that belong to those identifiers, the new one
 // included. It runs on a repeat too: a retry after a failure between the two writes must not
 // lose the opt-out, and a revocation applied twice changes nothing twice.
-func (s *Service) applyOutcome(ctx context.Context, d intake.Draft, rec tenants.Record, actor, requestID string) error {
+func (s *Intake) applyOutcome(ctx context.Context, d intake.Draft, rec tenants.Record, actor, requestID string) error {
 	var (
 		ch  Channels
 		via string

@@ -39,7 +39,7 @@ var benchBody = []byte(`{"form_id":"petition-2026","email":"jane@example.org","f
 // (parse, the form, texts, double opt-in), prepare the match keys and audit entries, hand over
 // to the writer.
 func BenchmarkIntake(b *testing.B) {
-	svc := &ops.Service{Writer: nopWriter{}, Forms: oneForm{}, Records: noRecords{}, Now: time.Now, Hasher: tenants.NewHasher([]byte("0123456789abcdef0123456789abcdef"))}
+	svc := ops.New(ops.Config{Writer: nopWriter{}, Forms: oneForm{}, Records: noRecords{}, Now: time.Now, Hasher: tenants.NewHasher([]byte("0123456789abcdef0123456789abcdef"))}).Intake
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -8,7 +8,7 @@ import (
 
 // Observe is the service's observer (its metrics): Observer when set, else one that
 // observes nothing. The API and the admin UI count their refusals through it too.
-func (s *Service) Observe() tenants.Observer {
+func (s *Core) Observe() tenants.Observer {
 	if s == nil || s.Observer == nil {
 		return tenants.NopObserver{}
 	}
@@ -16,9 +16,12 @@ func (s *Service) Observe() tenants.Observer {
 }
 
 // ObserveError counts err as a store error of its operation when a store failed.
-func (s *Service) ObserveError(err error) {
+func (s *Core) ObserveError(err error) { CountStoreError(s.Observe(), err) }
+
+// CountStoreError counts err in o as a store error of its operation when a store failed.
+func CountStoreError(o tenants.Observer, err error) {
 	var se *tenants.StoreError
 	if errors.As(err, &se) {
-		s.Observe().StoreError(se.Op)
+		o.StoreError(se.Op)
 	}
 }

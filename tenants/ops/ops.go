@@ -1,7 +1,10 @@
-// Package ops holds the cases a request or a person needs, shared by the API and the admin UI:
-// ingesting records, finding a person's records, consent reads, unsubscribe, erasure, the
-// access export and the re-permission list, bulk erasure requests and their decisions, with
-// the request rules the handlers would otherwise each repeat (ParseExpiring, EventIdentity).
+// Package ops holds the cases a request or a person needs, shared by the API, the admin UI and
+// the person's pages, in families (New builds them from a Config): Intake (the one intake of
+// every way in), Persons (consent reads, finding, erasure, unsubscribe, inbound SMS), Rights
+// (the access export, the re-permission list, receipts, the retention preview, re-keying),
+// LinkPages (the confirmation and withdrawal pages) and Bulk (four-eyes bulk erasure), over a
+// Core they share — with the request rules the handlers would otherwise each repeat
+// (ParseExpiring, EventIdentity).
 // The background passes (expiry, retention, running bulk erasures, the diagnostics flush)
 // live in package jobs and go through the cases here. It returns plain structs (package api
 // names them on the wire) and works over the store contract of package tenants.
@@ -21,8 +24,9 @@ import (
 	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
-// Service runs the operations.
-type Service struct {
+// Config is what the cases are built from (New): the stores and the service's parts. It is
+// wiring only: each case family keeps the few of them it uses.
+type Config struct {
 	// Tenants gives each tenant's default country (nil: none has one).
 	Tenants tenants.TenantStore
 	Records tenants.RecordStore
@@ -54,9 +58,98 @@ type Service struct {
 	// requester is refused).
 	Staff StaffLookup
 	// PersonLinks makes and reads the confirmation and withdrawal links, SpentTokens
-	// remembers the used ones (doubleoptin.go; nil PersonLinks: no links).
+	// remembers the used ones (events.go, linkpages.go; nil PersonLinks: no links).
 	PersonLinks *links.Links
 	SpentTokens tenants.SpentTokenRepo
+}
+
+// Cases are the case families, each a type of its own with what it needs; a face takes the
+// families it calls.
+type Cases struct {
+	// Core is what every family shares: keys, the audit subject, storing and revoking, the
+	// person's links in events, the consent texts, the observer.
+	Core *Core
+	// Intake stores records: the one intake case (submit.go) and imports (Ingest).
+	Intake *Intake
+	// Persons are a person's cases: consent reads, finding, erasure, unsubscribe, inbound SMS.
+	Persons *Persons
+	// Rights are the access export, the re-permission list, receipts, retention's preview and
+	// the re-key of match keys.
+	Rights *Rights
+	// Pages are the person's confirmation and withdrawal pages behind the links.
+	Pages *LinkPages
+	// Bulk is the four-eyes bulk erasure.
+	Bulk *Bulk
+	// WebhookDiag records inbound webhook deliveries (nil: none recorded).
+	WebhookDiag *WebhookDiagnostics
+}
+
+// New builds the case families from c.
+func New(c Config) Cases {
+	core := &Core{Tenants: c.Tenants, Records: c.Records, Forms: c.Forms, Writer: c.Writer, Hasher: c.Hasher, Now: c.Now,
+		Observer: c.Observer, Audit: c.Audit, Texts: c.Texts, PersonLinks: c.PersonLinks}
+	persons := &Persons{Core: core, SMS: c.SMS, FormList: c.FormList}
+	return Cases{Core: core,
+		Intake:      &Intake{Core: core, IntakeForms: c.IntakeForms},
+		Persons:     persons,
+		Rights:      &Rights{Core: core, Rights: c.Rights},
+		Pages:       &LinkPages{Core: core, SpentTokens: c.SpentTokens},
+		Bulk:        &Bulk{Core: core, Bulk: c.Bulk, Staff: c.Staff, Persons: persons},
+		WebhookDiag: c.WebhookDiag}
+}
+
+// Core is what the case families share: the tenants (their default country), the records and
+// their writer, the forms and their texts, the keyed hasher, the clock, the observer, the
+// audit log and the person's links. Its cases are the steps several families take: match keys and the audit
+// subject, storing a prepared record, revoking general contact, links in events.
+type Core struct {
+	Tenants     tenants.TenantStore
+	Records     tenants.RecordStore
+	Forms       tenants.FormStore
+	Writer      tenants.Writer
+	Hasher      tenants.Hasher
+	Now         func() time.Time
+	Observer    tenants.Observer
+	Audit       tenants.AuditLog
+	Texts       TextLookup
+	PersonLinks *links.Links
+}
+
+// Intake stores records: Submit, the one intake case of every way in, and Ingest for
+// records already built (imports, seeding).
+type Intake struct {
+	*Core
+	// IntakeForms is what intake reads forms through (nil: Core's Forms).
+	IntakeForms tenants.FormStore
+}
+
+// Persons are the cases of one person: consent reads, finding their records, erasure,
+// unsubscribe and inbound SMS.
+type Persons struct {
+	*Core
+	SMS      tenants.SMSRepo
+	FormList FormLister
+}
+
+// Rights are the access export, the re-permission list, receipts, the retention preview and
+// the re-key of match keys.
+type Rights struct {
+	*Core
+	Rights tenants.RightsRepo
+}
+
+// LinkPages are the cases behind the person's confirmation and withdrawal pages.
+type LinkPages struct {
+	*Core
+	SpentTokens tenants.SpentTokenRepo
+}
+
+// Bulk is the four-eyes bulk erasure: preview, request, decision, and what its job runs.
+type Bulk struct {
+	*Core
+	Bulk    tenants.BulkRepo
+	Staff   StaffLookup
+	Persons *Persons
 }
 
 // Identity names a person: a normalised e-mail and/or E.164 phone ("" when not given).
@@ -78,7 +171,7 @@ const (
 
 // hashes returns the belonging keys of the identity in a tenant: what finds the records that
 // are the person's own (consent reads, unsubscribe, export).
-func (s *Service) hashes(tenantID string, id Identity) []string {
+func (s *Core) hashes(tenantID string, id Identity) []string {
 	var out []string
 	if id.Email != "" {
 		out = append(out, s.Hasher.Hash(tenantID, domainEmail, id.Email))
@@ -91,7 +184,7 @@ func (s *Service) hashes(tenantID string, id Identity) []string {
 
 // mentionHashes returns the mention keys of the identity in a tenant: what finds the records
 // of others that name the person in a custom field (erasure only).
-func (s *Service) mentionHashes(tenantID string, id Identity) []string {
+func (s *Core) mentionHashes(tenantID string, id Identity) []string {
 	var out []string
 	if id.Email != "" {
 		out = append(out, s.Hasher.Hash(tenantID, domainMentionEmail, id.Email))
@@ -105,13 +198,13 @@ func (s *Service) mentionHashes(tenantID string, id Identity) []string {
 // MatchKeys returns the match keys of rec in a tenant whose default country is country: the
 // belonging keys of its own identifiers, then the mention keys of the others it names, without
 // repeats; and its identifiers.
-func (s *Service) MatchKeys(rec tenants.Record, country string) ([]string, anonymise.IDs) {
+func (s *Core) MatchKeys(rec tenants.Record, country string) ([]string, anonymise.IDs) {
 	ids := anonymise.Identifiers(rec, country)
 	return s.matchKeysOf(rec.TenantID, ids), ids
 }
 
 // matchKeysOf returns the match keys of identifiers ids in a tenant (MatchKeys).
-func (s *Service) matchKeysOf(tenantID string, ids anonymise.IDs) []string {
+func (s *Core) matchKeysOf(tenantID string, ids anonymise.IDs) []string {
 	var keys []string
 	add := func(domain string, vs []string) {
 		for _, v := range vs {
@@ -128,7 +221,7 @@ func (s *Service) matchKeysOf(tenantID string, ids anonymise.IDs) []string {
 }
 
 // Subject is the audit log's stand-in for an identity: its keyed hashes, never the values.
-func (s *Service) Subject(tenantID string, id Identity) string {
+func (s *Core) Subject(tenantID string, id Identity) string {
 	hs := s.hashes(tenantID, id)
 	out := ""
 	for i, h := range hs {
@@ -144,13 +237,13 @@ func (s *Service) Subject(tenantID string, id Identity) string {
 // default country. Its outcome is Repeated for an idempotent repeat: the tenant has a record of
 // that kind and public id, and nothing changed. A record over intake.MaxIdentifiers is refused
 // (tenants.Violations).
-func (s *Service) Ingest(ctx context.Context, rec tenants.Record, actor, requestID string) (Outcome, error) {
+func (s *Core) Ingest(ctx context.Context, rec tenants.Record, actor, requestID string) (Outcome, error) {
 	return s.ingest(ctx, rec, "", nil, actor, requestID)
 }
 
 // ingest is Ingest in a tenant whose default country is country; known, when not nil, are the
 // record's identifiers as intake found them.
-func (s *Service) ingest(ctx context.Context, rec tenants.Record, country string, known *anonymise.IDs, actor, requestID string) (Outcome, error) {
+func (s *Core) ingest(ctx context.Context, rec tenants.Record, country string, known *anonymise.IDs, actor, requestID string) (Outcome, error) {
 	in, ids := s.prepare(rec, country, known, actor, requestID)
 	if v := intake.TooMany(ids); v != nil {
 		return 0, tenants.Violations{*v}
@@ -168,14 +261,14 @@ func (s *Service) ingest(ctx context.Context, rec tenants.Record, country string
 
 // Prepare computes what storing rec writes in a tenant without a default country: its match
 // keys (MatchKeys) and its audit entries.
-func (s *Service) Prepare(rec tenants.Record, actor, requestID string) tenants.Ingestion {
+func (s *Core) Prepare(rec tenants.Record, actor, requestID string) tenants.Ingestion {
 	in, _ := s.prepare(rec, "", nil, actor, requestID)
 	return in
 }
 
 // prepare is Prepare in a tenant whose default country is country; it also returns the
 // record's identifiers, for the limit on them.
-func (s *Service) prepare(rec tenants.Record, country string, known *anonymise.IDs, actor, requestID string) (in tenants.Ingestion, ids anonymise.IDs) {
+func (s *Core) prepare(rec tenants.Record, country string, known *anonymise.IDs, actor, requestID string) (in tenants.Ingestion, ids anonymise.IDs) {
 	if known != nil {
 		ids = *known
 		rec.MatchKeys = s.matchKeysOf(rec.TenantID, ids)
@@ -220,7 +313,7 @@ func joinNames(names []string) string {
 
 // find returns the tenant's records of kinds that belong to the identity (never those that
 // only mention it), newest first.
-func (s *Service) find(ctx context.Context, tenantID string, id Identity, kinds ...tenants.Kind) ([]tenants.Record, error) {
+func (s *Core) find(ctx context.Context, tenantID string, id Identity, kinds ...tenants.Kind) ([]tenants.Record, error) {
 	recs, err := s.Records.Find(ctx, tenantID, s.hashes(tenantID, id), kinds...)
 	if err != nil {
 		return nil, err

@@ -39,7 +39,7 @@ type ReceiptConsent struct {
 
 // Receipt returns the receipt of the tenant's form submission publicID; tenants.ErrNotFound
 // when it has none. An anonymised record still has one, without its subject.
-func (s *Service) Receipt(ctx context.Context, tenantID, publicID string) (Receipt, error) {
+func (s *Rights) Receipt(ctx context.Context, tenantID, publicID string) (Receipt, error) {
 	rec, err := s.Records.Get(ctx, tenantID, tenants.KindFormSubmission, publicID)
 	if err != nil {
 		return Receipt{}, err
@@ -48,7 +48,7 @@ func (s *Service) Receipt(ctx context.Context, tenantID, publicID string) (Recei
 }
 
 // receiptOf builds the receipt of rec.
-func (s *Service) receiptOf(ctx context.Context, rec tenants.Record) (Receipt, error) {
+func (s *Rights) receiptOf(ctx context.Context, rec tenants.Record) (Receipt, error) {
 	now := s.Now()
 	out := Receipt{RecordID: rec.PublicID, FormID: rec.FormID, CreatedAt: rec.CreatedAt.UTC().Truncate(time.Second),
 		AnonymisedAt: utc(rec.AnonymisedAt), Subject: s.subjectKey(rec)}
@@ -77,7 +77,7 @@ func (s *Service) receiptOf(ctx context.Context, rec tenants.Record) (Receipt, e
 
 // subjectKey is the belonging match key of rec's e-mail address, else of its phone number; ""
 // when it has neither (an anonymised record).
-func (s *Service) subjectKey(rec tenants.Record) string {
+func (s *Rights) subjectKey(rec tenants.Record) string {
 	if rec.AnonymisedAt != nil {
 		return ""
 	}
@@ -92,7 +92,7 @@ func (s *Service) subjectKey(rec tenants.Record) string {
 }
 
 // notice finds a version of the form's texts by id, nil when the form has no such version.
-func (s *Service) notice(ctx context.Context, tenantID, formID, version string) (*tenants.ConsentText, error) {
+func (s *Rights) notice(ctx context.Context, tenantID, formID, version string) (*tenants.ConsentText, error) {
 	texts, err := s.texts(ctx, tenantID, formID)
 	if t := findText(texts, version); t != nil || err != nil || s.Texts == nil {
 		return t, err

@@ -25,7 +25,7 @@ const (
 // countries), then rewrites the records that need it in batches through repo. A stop part-way
 // loses nothing: a repeat finds what is left to do and does it, so it is resumable and
 // idempotent. It returns how many records it read and rewrote.
-func (s *Service) Rekey(ctx context.Context, all tenants.Transfer, repo tenants.MatchKeyRepo, progress RekeyProgress) (scanned, rekeyed int, err error) {
+func (s *Rights) Rekey(ctx context.Context, all tenants.Transfer, repo tenants.MatchKeyRepo, progress RekeyProgress) (scanned, rekeyed int, err error) {
 	countries := map[string]string{}
 	var fixes []tenants.Rekeying
 	// The fixes are collected first and written after the export's read ends.

@@ -13,7 +13,7 @@ const RetentionWindow = 30 * 24 * time.Hour
 
 // RetentionPreview counts the form's records (formID "": the tenant's records of no form) that
 // a retention of retention counted from from anonymises within RetentionWindow from now.
-func (s *Service) RetentionPreview(ctx context.Context, tenantID, formID, retention, from string) (int64, error) {
+func (s *Rights) RetentionPreview(ctx context.Context, tenantID, formID, retention, from string) (int64, error) {
 	iv, from, err := consent.ParseRetention(retention, from)
 	if err != nil || retention == "" {
 		return 0, err

@@ -53,7 +53,7 @@ type PersonExport struct {
 // Export returns every record of the tenant matching the identity, newest first per kind,
 // found through the match-key index as erasure finds them, and audits gdpr.exported with the
 // counts only.
-func (s *Service) Export(ctx context.Context, tenantID, actor, requestID string, id Identity) (PersonExport, error) {
+func (s *Rights) Export(ctx context.Context, tenantID, actor, requestID string, id Identity) (PersonExport, error) {
 	recs, err := s.find(ctx, tenantID, id)
 	if err != nil {
 		return PersonExport{}, wrap("export", err)
@@ -153,7 +153,7 @@ var ErrBadCursor = errors.New(BadCursor.Message)
 // Expiring returns a page of the tenant's records whose general-contact consent for the
 // channel is granted and expires within the window, by deadline, and audits
 // consents.expiring_listed with the count.
-func (s *Service) Expiring(ctx context.Context, tenantID, actor, requestID string, r ExpiringRequest) (ExpiringPage, error) {
+func (s *Rights) Expiring(ctx context.Context, tenantID, actor, requestID string, r ExpiringRequest) (ExpiringPage, error) {
 	name, ok := expiringChannels[r.Channel]
 	if !ok {
 		return ExpiringPage{}, fmt.Errorf("expiring: unknown channel %q", r.Channel)

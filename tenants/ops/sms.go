@@ -40,7 +40,7 @@ type SMSOutcome struct {
 //     it again, which changes nothing twice.
 //
 // A message with no id (the admin UI's "Send test") is applied and not remembered.
-func (s *Service) ApplySMS(ctx context.Context, tenantID, actor, provider, requestID string, msgs []unsubscribe.Message) (SMSOutcome, error) {
+func (s *Persons) ApplySMS(ctx context.Context, tenantID, actor, provider, requestID string, msgs []unsubscribe.Message) (SMSOutcome, error) {
 	var out SMSOutcome
 	if len(msgs) == 0 {
 		return out, nil
@@ -112,7 +112,7 @@ func (r smsRule) sentToTenant(to string) bool {
 }
 
 // smsRule reads the tenant's default country, own words, forms' languages and sending numbers.
-func (s *Service) smsRule(ctx context.Context, tenantID string) (smsRule, error) {
+func (s *Persons) smsRule(ctx context.Context, tenantID string) (smsRule, error) {
 	var r smsRule
 	var words, formLangs []string
 	if s.Tenants != nil {

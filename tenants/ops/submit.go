@@ -75,7 +75,7 @@ var proofKeys = []string{"consent_source", "consent_ip_address", "consent_timest
 // put the server's proof in and cap the deadlines at the form's durations; check the
 // challenge; store. A refused body is a tenants.Violations error (or, when its submission id
 // is stored already, a repeat of it).
-func (s *Service) Submit(ctx context.Context, sub Submission) (Accepted, error) {
+func (s *Intake) Submit(ctx context.Context, sub Submission) (Accepted, error) {
 	now := s.Now().UTC()
 	var form *tenants.Form
 	if id, ok := sub.Body["form_id"].(string); ok && tenants.ValidFormID(id) {
@@ -197,7 +197,7 @@ func repeatIDs(kind tenants.Kind, body map[string]any, now time.Time) (cur, prev
 
 // openForm reads the tenant's form formID; open is false when it has none of that id or it is
 // closed for submissions.
-func (s *Service) openForm(ctx context.Context, tenantID, formID string) (tenants.Form, bool, error) {
+func (s *Intake) openForm(ctx context.Context, tenantID, formID string) (tenants.Form, bool, error) {
 	forms := s.Forms
 	if s.IntakeForms != nil {
 		forms = s.IntakeForms

@@ -18,7 +18,7 @@ import (
 // open double-opt-in form ("petition", e-mail confirmed) whose consents have published texts,
 // and a webhook endpoint that takes every event the case emits.
 type intakeCase struct {
-	svc      *ops.Service
+	svc      *ops.Intake
 	st       tenants.Stores
 	tenant   tenants.Tenant
 	endpoint tenants.Endpoint
@@ -41,9 +41,9 @@ func newIntakeCase(t *testing.T) *intakeCase {
 	t.Cleanup(func() { _ = store.Close(context.Background()) })
 	st := store.Stores()
 	key := []byte("0123456789abcdef0123456789abcdef")
-	c := &intakeCase{st: st, svc: &ops.Service{Tenants: st.Tenants, Records: st.Records, Forms: st.Forms, Writer: st.Writer,
+	c := &intakeCase{st: st, svc: ops.New(ops.Config{Tenants: st.Tenants, Records: st.Records, Forms: st.Forms, Writer: st.Writer,
 		Hasher: tenants.NewHasher(key), Now: time.Now, Audit: st.Audit, Texts: textLookup{st.Texts}, SpentTokens: st.SpentTokens,
-		PersonLinks: &links.Links{Signer: links.NewSigner(key), PublicURL: linkBase}}}
+		PersonLinks: &links.Links{Signer: links.NewSigner(key), PublicURL: linkBase}}).Intake}
 	now := time.Now().UTC()
 	c.tenant = tenants.Tenant{ID: tenants.NewID("t_"), Name: "Friends of the Forest", Status: tenants.TenantActive, CreatedAt: now}
 	must(t, st.Tenants.Insert(ctx, c.tenant))

@@ -17,7 +17,7 @@ type TextLookup interface {
 // CurrentTexts returns the notice each consent of the tenant's form shows now, in lang where
 // the form has texts in it, else in the language of its latest publication (docs/API.md
 // §12.2); a consent without a text is absent, and a form without texts gives an empty set.
-func (s *Service) CurrentTexts(ctx context.Context, tenantID, formID, lang string) (tenants.TextSet, error) {
+func (s *Core) CurrentTexts(ctx context.Context, tenantID, formID, lang string) (tenants.TextSet, error) {
 	texts, err := s.texts(ctx, tenantID, formID)
 	if err != nil {
 		return nil, wrap("current texts", err)
@@ -29,7 +29,7 @@ func (s *Service) CurrentTexts(ctx context.Context, tenantID, formID, lang strin
 // those of the set d.TextVersion names, else the form's current ones in its language. form is
 // the draft's open form, nil when it has none (then a named version is unknown). ok is false
 // when d names a version that is not one of form's.
-func (s *Service) StampTexts(ctx context.Context, tenantID string, form *tenants.Form, d *intake.Draft) (ok bool, err error) {
+func (s *Core) StampTexts(ctx context.Context, tenantID string, form *tenants.Form, d *intake.Draft) (ok bool, err error) {
 	if form == nil {
 		return d.TextVersion == "", nil
 	}
@@ -56,7 +56,7 @@ func (s *Service) StampTexts(ctx context.Context, tenantID string, form *tenants
 }
 
 // texts are the form's texts, none where the service has no text lookup.
-func (s *Service) texts(ctx context.Context, tenantID, formID string) ([]tenants.ConsentText, error) {
+func (s *Core) texts(ctx context.Context, tenantID, formID string) ([]tenants.ConsentText, error) {
 	if s.Texts == nil {
 		return nil, nil
 	}

@@ -37,7 +37,7 @@ func (ch Channels) detail() string {
 // Unsubscribe revokes both general-contact consents (e-mail and phone) on every record of
 // the tenant matching the identity that carries consents; primary purpose and every other
 // consent stay as they are. It returns how many records it changed: a repeat changes none.
-func (s *Service) Unsubscribe(ctx context.Context, tenantID, actor, via, requestID string, id Identity) (int, error) {
+func (s *Persons) Unsubscribe(ctx context.Context, tenantID, actor, via, requestID string, id Identity) (int, error) {
 	return s.RevokeContact(ctx, tenantID, actor, via, requestID, []Identity{id}, BothChannels)
 }
 
@@ -45,7 +45,7 @@ func (s *Service) Unsubscribe(ctx context.Context, tenantID, actor, via, request
 // belongs to any of ids (never one that only mentions them), in one change with one audit
 // entry (consent.revoked, via naming the provider or source) and a consent.revoked event per
 // record. It returns how many records it changed: a repeat changes none.
-func (s *Service) RevokeContact(ctx context.Context, tenantID, actor, via, requestID string, ids []Identity, ch Channels) (int, error) {
+func (s *Core) RevokeContact(ctx context.Context, tenantID, actor, via, requestID string, ids []Identity, ch Channels) (int, error) {
 	now := s.Now()
 	var keys []string
 	subject := ""
@@ -99,12 +99,12 @@ func EventIdentity(ev unsubscribe.Event, country string) Identity {
 
 // UnsubscribeAll unsubscribes each person of a delivery once, in order, skipping the empty
 // identity and repeats; it returns how many records changed, stopping at the first failure.
-func (s *Service) UnsubscribeAll(ctx context.Context, tenantID, actor, via, requestID string, ids []Identity) (int, error) {
+func (s *Persons) UnsubscribeAll(ctx context.Context, tenantID, actor, via, requestID string, ids []Identity) (int, error) {
 	return s.OptOutAll(ctx, tenantID, actor, via, requestID, ids, BothChannels)
 }
 
 // OptOutAll is UnsubscribeAll for the channels of ch (an SMS opt-out: the phone alone).
-func (s *Service) OptOutAll(ctx context.Context, tenantID, actor, via, requestID string, ids []Identity, ch Channels) (int, error) {
+func (s *Persons) OptOutAll(ctx context.Context, tenantID, actor, via, requestID string, ids []Identity, ch Channels) (int, error) {
 	seen := map[Identity]bool{}
 	revoked := 0
 	for _, id := range ids {

@@ -6,84 +6,9 @@ import (
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/anonymise"
-	"github.com/consentforms/consentforms/tenants/consent"
-	"github.com/consentforms/consentforms/tenants/intake"
 	"github.com/consentforms/consentforms/tenants/links"
 	"github.com/consentforms/consentforms/tenants/webhook"
 )
-
-// ActorSubject is the audit actor of what the person does themself through a link:
-// confirming a double opt-in, withdrawing consent (docs/API.md §13).
-const ActorSubject = "subject"
-
-// viaWithdrawal names a withdrawal by the person in the revoked consents and the audit log.
-const viaWithdrawal = "withdrawal"
-
-// DoubleOptIn makes the draft's general-contact consents pending where its form asks double
-// opt-in for the channel, lapsing after the form's confirmation period.
-func DoubleOptIn(d *intake.Draft, f tenants.Form) {
-	if len(f.DoubleOptIn) > 0 {
-		d.Consents.RequireConfirmation(f, d.CreatedAt.Add(consent.ConfirmWithin(f.ConfirmWithin)))
-	}
-}
-
-// RecordLinks are a record's links for the person at a moment.
-type RecordLinks struct {
-	// Confirm holds the confirmation URL of each consent pending at that moment.
-	Confirm map[tenants.ConsentName]string
-	// Withdraw is the withdrawal URL ("" when the record's general contact was never given).
-	Withdraw string
-}
-
-// Links returns rec's links for the person at now; their base comes from ctx
-// (links.WithBase) when no public URL is configured.
-func (s *Service) Links(ctx context.Context, rec tenants.Record) RecordLinks {
-	out := RecordLinks{Confirm: map[tenants.ConsentName]string{}}
-	if s.PersonLinks == nil {
-		return out
-	}
-	now := s.Now()
-	for name, c := range rec.Consents.All() {
-		if c.PendingAt(now) && rec.AnonymisedAt == nil {
-			out.Confirm[name] = s.PersonLinks.ConfirmURL(ctx, rec, name)
-		}
-	}
-	out.Withdraw = s.PersonLinks.WithdrawURL(ctx, rec, now)
-	return out
-}
-
-// LinkEvents adds each record's withdrawal URL to its consent events (events[i] is about
-// recs[i]).
-func (s *Service) LinkEvents(ctx context.Context, events []tenants.OutboxEvent, recs []tenants.Record) []tenants.OutboxEvent {
-	if s.PersonLinks == nil {
-		return events
-	}
-	now := s.Now()
-	for i := range events {
-		if i < len(recs) {
-			events[i] = webhook.WithLinks(events[i], "", s.PersonLinks.WithdrawURL(ctx, recs[i], now))
-		}
-	}
-	return events
-}
-
-// personEvents are the events of a newly stored record with its links: the consent.granted
-// event with the withdrawal URL, and one consent.confirmation_requested per pending consent.
-func (s *Service) personEvents(ctx context.Context, rec tenants.Record, events []tenants.OutboxEvent) []tenants.OutboxEvent {
-	if s.PersonLinks == nil {
-		return events
-	}
-	withdraw := s.PersonLinks.WithdrawURL(ctx, rec, rec.CreatedAt)
-	for i := range events {
-		events[i] = webhook.WithLinks(events[i], "", withdraw)
-	}
-	for name, c := range rec.Consents.All() {
-		if c.Status == tenants.StatusPending {
-			events = append(events, webhook.ConfirmationRequested(rec, name, s.PersonLinks.ConfirmURL(ctx, rec, name), withdraw))
-		}
-	}
-	return events
-}
 
 // LinkState is what a link can do, or why it cannot.
 type LinkState int
@@ -117,7 +42,7 @@ type LinkPage struct {
 }
 
 // ConfirmLink says what the confirmation link token would do, changing nothing (GET).
-func (s *Service) ConfirmLink(ctx context.Context, token string) (LinkPage, error) {
+func (s *LinkPages) ConfirmLink(ctx context.Context, token string) (LinkPage, error) {
 	_, _, page, err := s.confirmable(ctx, token)
 	return page, err
 }
@@ -125,7 +50,7 @@ func (s *Service) ConfirmLink(ctx context.Context, token string) (LinkPage, erro
 // Confirm confirms the pending consent the link token names (POST): pending becomes granted,
 // with the time, address and user agent as proof, the deadline kept; audited with actor
 // subject, consent.granted emitted, the token spent.
-func (s *Service) Confirm(ctx context.Context, token, ip, userAgent, requestID string) (LinkPage, error) {
+func (s *LinkPages) Confirm(ctx context.Context, token, ip, userAgent, requestID string) (LinkPage, error) {
 	claims, rec, page, err := s.confirmable(ctx, token)
 	if err != nil || page.State != LinkOpen {
 		return page, err
@@ -161,7 +86,7 @@ func (s *Service) Confirm(ctx context.Context, token, ip, userAgent, requestID s
 }
 
 // confirmable reads what the confirmation link token names and judges it at now.
-func (s *Service) confirmable(ctx context.Context, token string) (links.Claims, tenants.Record, LinkPage, error) {
+func (s *LinkPages) confirmable(ctx context.Context, token string) (links.Claims, tenants.Record, LinkPage, error) {
 	page := LinkPage{State: LinkInvalid}
 	claims, rec, err := s.linkRecord(ctx, token, links.KindConfirm)
 	if err != nil || rec.ID == "" {
@@ -191,7 +116,7 @@ func (s *Service) confirmable(ctx context.Context, token string) (links.Claims, 
 
 // linkRecord verifies token as a link of kind and reads the record it names; a bad token or
 // a record that is not there gives a zero record and no error.
-func (s *Service) linkRecord(ctx context.Context, token, kind string) (links.Claims, tenants.Record, error) {
+func (s *LinkPages) linkRecord(ctx context.Context, token, kind string) (links.Claims, tenants.Record, error) {
 	if s.PersonLinks == nil {
 		return links.Claims{}, tenants.Record{}, nil
 	}
@@ -208,7 +133,7 @@ func (s *Service) linkRecord(ctx context.Context, token, kind string) (links.Cla
 
 // describe fills the page's language and organisation from rec's form and tenant; one that
 // is gone leaves English and no name.
-func (s *Service) describe(ctx context.Context, rec tenants.Record, page *LinkPage) error {
+func (s *LinkPages) describe(ctx context.Context, rec tenants.Record, page *LinkPage) error {
 	if rec.FormID != "" {
 		f, err := s.Forms.Get(ctx, rec.TenantID, rec.FormID)
 		if err != nil && !errors.Is(err, tenants.ErrNotFound) {
@@ -227,13 +152,13 @@ func (s *Service) describe(ctx context.Context, rec tenants.Record, page *LinkPa
 }
 
 // recordSubject is the audit subject of rec's own identifiers.
-func (s *Service) recordSubject(ctx context.Context, rec tenants.Record) string {
+func (s *Core) recordSubject(ctx context.Context, rec tenants.Record) string {
 	return s.Subject(rec.TenantID, s.ownIdentity(ctx, rec))
 }
 
 // ownIdentity is the person rec belongs to: its own e-mail and phone, normalised as the
 // match keys were made (a record has at most one of each).
-func (s *Service) ownIdentity(ctx context.Context, rec tenants.Record) Identity {
+func (s *Core) ownIdentity(ctx context.Context, rec tenants.Record) Identity {
 	ids := anonymise.Identifiers(rec, s.countryOf(ctx, rec))
 	var id Identity
 	if len(ids.Emails) > 0 {
@@ -246,14 +171,14 @@ func (s *Service) ownIdentity(ctx context.Context, rec tenants.Record) Identity 
 }
 
 // countryOf is the default country of rec's tenant ("" when unknown).
-func (s *Service) countryOf(ctx context.Context, rec tenants.Record) string {
+func (s *Core) countryOf(ctx context.Context, rec tenants.Record) string {
 	c, _ := s.TenantCountry(ctx, rec.TenantID)
 	return c
 }
 
 // WithdrawLink shows what the withdrawal link token would withdraw: the person's general
 // contact granted now in the link's tenant, channel names only (GET; changes nothing).
-func (s *Service) WithdrawLink(ctx context.Context, token string) (LinkPage, error) {
+func (s *LinkPages) WithdrawLink(ctx context.Context, token string) (LinkPage, error) {
 	_, rec, page, err := s.withdrawable(ctx, token)
 	if err != nil || page.State != LinkOpen {
 		return page, err
@@ -268,7 +193,7 @@ func (s *Service) WithdrawLink(ctx context.Context, token string) (LinkPage, err
 // Withdraw withdraws the general contact of the person the withdrawal link token names, as
 // an unsubscribe of their own identifiers does (their belonging records only), audited with
 // actor subject (POST). An erased record has nothing left to withdraw.
-func (s *Service) Withdraw(ctx context.Context, token, requestID string) (LinkPage, error) {
+func (s *LinkPages) Withdraw(ctx context.Context, token, requestID string) (LinkPage, error) {
 	claims, rec, page, err := s.withdrawable(ctx, token)
 	if err != nil || page.State != LinkOpen {
 		return page, err
@@ -276,7 +201,7 @@ func (s *Service) Withdraw(ctx context.Context, token, requestID string) (LinkPa
 	if page.Channels, err = s.grantedChannels(ctx, rec); err != nil {
 		return page, err
 	}
-	n, err := s.Unsubscribe(ctx, claims.TenantID, ActorSubject, viaWithdrawal, requestID, s.ownIdentity(ctx, rec))
+	n, err := s.RevokeContact(ctx, claims.TenantID, ActorSubject, viaWithdrawal, requestID, []Identity{s.ownIdentity(ctx, rec)}, BothChannels)
 	switch {
 	case err != nil:
 		return page, err
@@ -290,7 +215,7 @@ func (s *Service) Withdraw(ctx context.Context, token, requestID string) (LinkPa
 
 // withdrawable reads what the withdrawal link token names: LinkOpen for a live record,
 // LinkNothing for an erased or removed one, LinkInvalid for a bad token.
-func (s *Service) withdrawable(ctx context.Context, token string) (links.Claims, tenants.Record, LinkPage, error) {
+func (s *LinkPages) withdrawable(ctx context.Context, token string) (links.Claims, tenants.Record, LinkPage, error) {
 	page := LinkPage{State: LinkInvalid}
 	claims, rec, err := s.linkRecord(ctx, token, links.KindWithdraw)
 	if err != nil || claims.Kind != links.KindWithdraw {
@@ -311,7 +236,7 @@ func (s *Service) withdrawable(ctx context.Context, token string) (links.Claims,
 
 // grantedChannels are the general-contact channels granted now on any record of the tenant
 // that belongs to rec's person, in the order of tenants.Channels.
-func (s *Service) grantedChannels(ctx context.Context, rec tenants.Record) ([]string, error) {
+func (s *LinkPages) grantedChannels(ctx context.Context, rec tenants.Record) ([]string, error) {
 	recs, err := s.find(ctx, rec.TenantID, s.ownIdentity(ctx, rec), unsubscribeKinds...)
 	if err != nil {
 		return nil, wrap("withdrawal", err)
