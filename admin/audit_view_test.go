@@ -138,11 +138,11 @@ func TestMirroredNames(t *testing.T) {
 	for _, o := range web.ConsentOptions() {
 		consents = append(consents, o.Value)
 	}
-	if !slices.Equal(consents, asStrings(tenants.ConsentNames)) {
-		t.Errorf("web consents %v, domain %v", consents, tenants.ConsentNames)
+	if !slices.Equal(consents, asStrings(tenants.ConsentNames())) {
+		t.Errorf("web consents %v, domain %v", consents, tenants.ConsentNames())
 	}
 	kinds := []string{web.KindFormSubmission, web.KindDigitisation, web.KindCanvassing, web.KindPhoneCallTask}
-	for i, k := range tenants.Kinds {
+	for i, k := range tenants.Kinds() {
 		if kinds[i] != string(k) {
 			t.Errorf("web kind %q, domain %q", kinds[i], k)
 		}
@@ -151,7 +151,7 @@ func TestMirroredNames(t *testing.T) {
 	for _, o := range web.StatusOptions() {
 		statuses = append(statuses, o.Value)
 	}
-	for i, s := range tenants.ConsentStatuses {
+	for i, s := range tenants.ConsentStatuses() {
 		if statuses[i] != string(s) {
 			t.Errorf("web status %q, domain %q", statuses[i], s)
 		}

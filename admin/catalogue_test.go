@@ -35,10 +35,10 @@ func TestWebOptionsMatchDomain(t *testing.T) {
 		name      string
 		web, want []string
 	}{
-		{"scopes", values(web.ScopeOptions()), tenants.AllScopes},
-		{"consent statuses", values(web.StatusOptions()), asStrings(tenants.ConsentStatuses)},
-		{"field types", values(web.FieldTypeOptions()), tenants.FieldTypes},
-		{"consent names", values(web.ConsentOptions()), asStrings(tenants.ConsentNames)},
+		{"scopes", values(web.ScopeOptions()), tenants.AllScopes()},
+		{"consent statuses", values(web.StatusOptions()), asStrings(tenants.ConsentStatuses())},
+		{"field types", values(web.FieldTypeOptions()), tenants.FieldTypes()},
+		{"consent names", values(web.ConsentOptions()), asStrings(tenants.ConsentNames())},
 	} {
 		if !slices.Equal(c.web, c.want) {
 			t.Errorf("web's %s %v, the domain's %v", c.name, c.web, c.want)
@@ -60,7 +60,7 @@ func TestEveryScopeHasAPolicy(t *testing.T) {
 			subjects[strings.TrimSpace(fields[1])] = true
 		}
 	}
-	for _, s := range tenants.AllScopes {
+	for _, s := range tenants.AllScopes() {
 		if !subjects["scope:"+s] {
 			t.Errorf("scope %s has no row in policies/policy.csv", s)
 		}

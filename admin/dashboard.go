@@ -20,7 +20,7 @@ func (h *handler) dashboard(c *fiber.Ctx, s *session) error {
 	now := h.now()
 	var counts tenants.Counts
 	var all tenants.ConsentStats
-	for _, k := range tenants.Kinds {
+	for _, k := range tenants.Kinds() {
 		stats, err := h.Store.Records.ConsentStats(ctx, s.TenantID, k, now)
 		if err != nil {
 			return err

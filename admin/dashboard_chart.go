@@ -38,7 +38,7 @@ func (h *handler) submissionsChart(ctx context.Context, tenantID string, now tim
 	to := tenants.Day(now).AddDate(0, 0, 1)
 	c := web.Chart{ID: "chart-submissions", Title: "Records received per day, last 30 days", Unit: [2]string{"record", "records"}}
 	var series []map[time.Time]int64
-	for _, k := range tenants.Kinds {
+	for _, k := range tenants.Kinds() {
 		days, err := h.Store.Records.CreatedPerDay(ctx, tenantID, k, from, to)
 		if err != nil {
 			return c, err

@@ -33,7 +33,7 @@ func (h *handler) renderEndpoints(c *fiber.Ctx, s *session, status int, url stri
 	if err != nil {
 		return err
 	}
-	p := web.EndpointsPage{Layout: h.layout(c, s, "Outgoing webhooks", web.NavWebhooks), EventTypes: tenants.EventTypes,
+	p := web.EndpointsPage{Layout: h.layout(c, s, "Outgoing webhooks", web.NavWebhooks), EventTypes: tenants.EventTypes(),
 		FormURL: url, FormEvents: events, Errors: errs, CanManage: h.may(s, permEndpointsWrite)}
 	for _, e := range list {
 		recent, err := h.Store.Outbox.Deliveries(c.UserContext(), s.TenantID, e.ID, healthWindow)

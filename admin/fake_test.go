@@ -38,7 +38,7 @@ func (f *fakeEraser) Preview(context.Context, string, ops.Identity) (ops.Erasure
 // FindPerson is what the preview lists: one record per count, of its kind.
 func (f *fakeEraser) FindPerson(context.Context, string, ops.Identity) (own, mentions []tenants.Record, err error) {
 	f.previews++
-	for _, k := range tenants.Kinds {
+	for _, k := range tenants.Kinds() {
 		for i := range f.counts.Map()[map[tenants.Kind]string{tenants.KindFormSubmission: "formSubmissions",
 			tenants.KindDigitisation: "digitisationSubmissions", tenants.KindCanvassing: "canvassingSubmissions",
 			tenants.KindPhoneCallTask: "phoneCallTasks"}[k]] {

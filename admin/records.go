@@ -21,9 +21,9 @@ func (h *handler) submission(c *fiber.Ctx, s *session) error {
 // the first kind that has one, with links to the others. Audit entries that do not say a
 // record's kind link here.
 func (h *handler) record(c *fiber.Ctx, s *session) error {
-	kinds := tenants.Kinds
+	kinds := tenants.Kinds()
 	if k := tenants.Kind(c.Query("kind")); k != "" {
-		if !slices.Contains(tenants.Kinds, k) {
+		if !slices.Contains(tenants.Kinds(), k) {
 			return tenants.ErrNotFound
 		}
 		kinds = []tenants.Kind{k}
@@ -63,7 +63,7 @@ func (h *handler) renderRecord(c *fiber.Ctx, s *session, r tenants.Record, other
 			FirstName: str(r.Contact.FirstName), LastName: str(r.Contact.LastName), NamePrefix: str(r.Contact.NamePrefix)},
 		Address: web.AddressView{Street: str(r.Address.Street), HouseNumber: str(r.Address.HouseNumber),
 			City: str(r.Address.City), Postcode: str(r.Address.Postcode)},
-		Consents: web.ConsentsView{PrimaryPurpose: consentView(r.Consents.PrimaryPurpose, now),
+		Consents: web.ConsentRows{PrimaryPurpose: consentView(r.Consents.PrimaryPurpose, now),
 			GeneralContactEmail: consentView(r.Consents.GeneralContactEmail, now),
 			GeneralContactPhone: consentView(r.Consents.GeneralContactPhone, now)},
 		Fields:  web.PayloadFields(r.Fields, func(k string, v any) bool { return personalField(nil, k, v) }),

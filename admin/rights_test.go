@@ -14,15 +14,15 @@ func TestMirroredRightsNames(t *testing.T) {
 	for _, o := range web.ScopeOptions() {
 		scopes = append(scopes, o.Value)
 	}
-	if !slices.Equal(scopes, tenants.AllScopes) {
-		t.Errorf("web scopes %v, domain %v", scopes, tenants.AllScopes)
+	if !slices.Equal(scopes, tenants.AllScopes()) {
+		t.Errorf("web scopes %v, domain %v", scopes, tenants.AllScopes())
 	}
 	var froms []string
 	for _, o := range web.RetentionFromOptions() {
 		froms = append(froms, o.Value)
 	}
-	if !slices.Equal(froms, tenants.RetentionFroms) {
-		t.Errorf("web retention bases %v, domain %v", froms, tenants.RetentionFroms)
+	if !slices.Equal(froms, tenants.RetentionFroms()) {
+		t.Errorf("web retention bases %v, domain %v", froms, tenants.RetentionFroms())
 	}
 }
 

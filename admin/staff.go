@@ -97,13 +97,13 @@ func (h *handler) staffCreate(c *fiber.Ctx, s *session) error {
 	return h.redirect(c, web.PathStaff, success("Staff user added."))
 }
 
-// assignableRoles are the roles at or below role (tenants.Roles is ordered most powerful first).
+// assignableRoles are the roles at or below role (tenants.Roles() is ordered most powerful first).
 func assignableRoles(role string) []string {
-	i := slices.Index(tenants.Roles, role)
+	i := slices.Index(tenants.Roles(), role)
 	if i < 0 {
 		return nil
 	}
-	return slices.Clone(tenants.Roles[i:])
+	return slices.Clone(tenants.Roles()[i:])
 }
 
 func isPlatformAdmin(s *session) bool { return s.Staff.Role == tenants.RolePlatformAdmin }

@@ -19,7 +19,7 @@ const submissionsPerPage = 25
 func (h *handler) submissions(c *fiber.Ctx, s *session) error {
 	ctx := c.UserContext()
 	f := web.SubmissionFilter{Kind: c.Query("kind", web.KindFormSubmission), FormID: c.Query("form"), Consent: c.Query("consent"), Status: c.Query("status")}
-	if !slices.Contains(tenants.Kinds, tenants.Kind(f.Kind)) {
+	if !slices.Contains(tenants.Kinds(), tenants.Kind(f.Kind)) {
 		f.Kind = web.KindFormSubmission
 	}
 	kind := tenants.Kind(f.Kind)
@@ -53,7 +53,7 @@ func (h *handler) submissions(c *fiber.Ctx, s *session) error {
 	}
 	p := web.SubmissionsPage{Layout: h.layout(c, s, "Submissions", web.NavSubmissions), Filter: f,
 		Pager: pagerOf(f.URL, newer, older), Total: total, CanFind: h.mayFindPeople(s)}
-	for _, k := range tenants.Kinds {
+	for _, k := range tenants.Kinds() {
 		p.Kinds = append(p.Kinds, web.Option{Value: string(k), Label: web.KindPlural(string(k))})
 	}
 	names := map[string]string{}
@@ -98,8 +98,8 @@ func personalField(declared map[string]bool, key string, v any) bool {
 	return anonymise.PersonalField(declared, key, v, "")
 }
 
-func consentView(c tenants.Consent, now time.Time) web.ConsentView {
-	return web.ConsentView{Status: string(c.DetailAt(now)), Deadline: c.Deadline, GrantedAt: c.GrantedAt,
+func consentView(c tenants.Consent, now time.Time) web.ConsentRow {
+	return web.ConsentRow{Status: string(c.DetailAt(now)), Deadline: c.Deadline, GrantedAt: c.GrantedAt,
 		RevokedAt: c.RevokedAt, Source: str(c.Source), Timestamp: str(c.Timestamp), IPAddress: str(c.IPAddress)}
 }
 

@@ -96,8 +96,8 @@ func (h *handler) textPost(c *fiber.Ctx, s *session) error {
 }
 
 // attachNotices adds to a record's consents the exact texts they were given under.
-func (h *handler) attachNotices(c *fiber.Ctx, tenantID string, r tenants.Record, v *web.ConsentsView) error {
-	views := map[tenants.ConsentName]*web.ConsentView{tenants.ConsentPrimaryPurpose: &v.PrimaryPurpose,
+func (h *handler) attachNotices(c *fiber.Ctx, tenantID string, r tenants.Record, v *web.ConsentRows) error {
+	views := map[tenants.ConsentName]*web.ConsentRow{tenants.ConsentPrimaryPurpose: &v.PrimaryPurpose,
 		tenants.ConsentGeneralContactEmail: &v.GeneralContactEmail, tenants.ConsentGeneralContactPhone: &v.GeneralContactPhone}
 	for name, con := range r.Consents.All() {
 		if con.Text == nil {

@@ -11,20 +11,20 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// altchaField carries a web form's solved challenge; HoneypotFields are the traps a person
+// altchaField carries a web form's solved challenge; honeypotFields are the traps a person
 // never sees and a bot fills (docs/API.md §14). Neither is a custom field: they are taken out
 // of every submission before the rules read it.
 const altchaField = "altcha"
 
-// HoneypotFields are the honeypot names the service understands; the hosted page uses the first.
-var HoneypotFields = []string{"_gotcha", "_honeypot", "honeypot"}
+// honeypotFields are the honeypot names the service understands; the hosted page uses the first.
+var honeypotFields = []string{"_gotcha", "_honeypot", "honeypot"}
 
 // takeWebFormFields removes the challenge solution and the honeypots from body and returns
 // the solution (if a string) and whether a honeypot was filled.
 func takeWebFormFields(body map[string]any) (solution string, trapped bool) {
 	solution, _ = body[altchaField].(string)
 	delete(body, altchaField)
-	for _, h := range HoneypotFields {
+	for _, h := range honeypotFields {
 		v, ok := body[h]
 		delete(body, h)
 		trapped = trapped || (ok && filled(v))

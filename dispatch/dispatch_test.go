@@ -185,7 +185,7 @@ func newMemDeliveries() *memDeliveries {
 
 // add registers an endpoint at url with n deliveries due at due.
 func (m *memDeliveries) add(ep, url string, n int, due time.Time) {
-	m.eps[ep] = tenants.Endpoint{ID: ep, TenantID: "t-" + ep, URL: url, Events: tenants.EventTypes, Secret: "whsec_c2VjcmV0", CreatedAt: due.Add(-time.Hour)}
+	m.eps[ep] = tenants.Endpoint{ID: ep, TenantID: "t-" + ep, URL: url, Events: tenants.EventTypes(), Secret: "whsec_c2VjcmV0", CreatedAt: due.Add(-time.Hour)}
 	for i := range n {
 		dl := tenants.Delivery{EndpointID: ep, EventID: fmt.Sprintf("msg_%s_%04d", ep, i), TenantID: "t-" + ep, Type: tenants.EventTypeConsentGranted,
 			Payload: "{}", CreatedAt: due, Status: tenants.DeliveryPending, NextAt: due}

@@ -292,7 +292,7 @@ func (w *Writer) revoke(ctx context.Context, ch tenants.Change, c change, entryI
 func (w *Writer) Expire(ctx context.Context, run tenants.ExpiryRun) (int, error) {
 	limit := max(run.Limit, 1)
 	total := 0
-	for _, kind := range tenants.Kinds {
+	for _, kind := range tenants.Kinds() {
 		c, err := w.s.Records.col(kind)
 		if err != nil {
 			return total, err

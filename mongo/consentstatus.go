@@ -15,7 +15,7 @@ import (
 func statusFilter(consent tenants.ConsentName, status tenants.ConsentStatus, now time.Time) (bson.D, error) {
 	names := []tenants.ConsentName{consent}
 	if consent == "" {
-		names = tenants.ConsentNames
+		names = tenants.ConsentNames()
 	}
 	var conds bson.A
 	for _, name := range names {
@@ -76,7 +76,7 @@ func (r *Records) ConsentStats(ctx context.Context, tenantID string, kind tenant
 		return out, err
 	}
 	group := bson.D{}
-	for _, name := range tenants.ConsentNames {
+	for _, name := range tenants.ConsentNames() {
 		group = append(group, bson.E{Key: string(name), Value: "$consents." + string(name) + ".status"})
 	}
 	cur, err := c.Aggregate(ctx, mongo.Pipeline{
@@ -94,12 +94,12 @@ func (r *Records) ConsentStats(ctx context.Context, tenantID string, kind tenant
 		return out, translate("consent stats", err)
 	}
 	for _, row := range rows {
-		for _, name := range tenants.ConsentNames {
+		for _, name := range tenants.ConsentNames() {
 			// StatusCounts.Add reads a stored status as Consent.StatusAt does, deadline aside.
 			out.Of(name).Add(tenants.ConsentStatus(row.Statuses[string(name)]), row.N)
 		}
 	}
-	for _, name := range tenants.ConsentNames {
+	for _, name := range tenants.ConsentNames() {
 		n, err := c.CountDocuments(ctx, append(live(tenantID), passed(name, now)...))
 		if err != nil {
 			return out, translate("consent stats", err)

@@ -40,7 +40,7 @@ func (r *Records) ExpiringPerDay(ctx context.Context, tenantID string, consent t
 	filter := bson.D{{Key: "tenantId", Value: tenantID}, {Key: st, Value: tenants.StatusGranted}, {Key: "anonymisedAt", Value: nil},
 		{Key: dl, Value: bson.D{{Key: "$gt", Value: from}, {Key: "$lte", Value: to}}}}
 	out := map[time.Time]int64{}
-	for _, kind := range tenants.Kinds {
+	for _, kind := range tenants.Kinds() {
 		c, err := r.col(kind)
 		if err != nil {
 			return nil, err

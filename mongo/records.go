@@ -86,7 +86,7 @@ func (r *Records) findDocs(ctx context.Context, tenantID string, matchKeys []str
 		return []recordDoc{}, nil // no key finds nobody
 	}
 	if len(kinds) == 0 {
-		kinds = tenants.Kinds
+		kinds = tenants.Kinds()
 	}
 	filter := bson.D{{Key: "tenantId", Value: tenantID}, {Key: "matchKeys", Value: bson.D{{Key: "$in", Value: matchKeys}}}}
 	found := make([][]recordDoc, len(kinds))

@@ -140,7 +140,7 @@ func (r *Records) CountDue(ctx context.Context, tenantID string, q tenants.DueQu
 		return 0, err
 	}
 	var total int64
-	for _, kind := range tenants.Kinds {
+	for _, kind := range tenants.Kinds() {
 		c, _ := r.col(kind)
 		n, err := c.CountDocuments(ctx, filter)
 		if err != nil {
@@ -167,10 +167,10 @@ func dueFilter(tenantID string, q tenants.DueQuery) (bson.D, string, error) {
 
 // eachKind runs one query on every record collection at once and returns the records found.
 func (r *Records) eachKind(ctx context.Context, op string, filter bson.D, opts *options.FindOptionsBuilder) ([]tenants.Record, error) {
-	found := make([][]recordDoc, len(tenants.Kinds))
-	errs := make([]error, len(tenants.Kinds))
+	found := make([][]recordDoc, len(tenants.Kinds()))
+	errs := make([]error, len(tenants.Kinds()))
 	var wg sync.WaitGroup
-	for i, kind := range tenants.Kinds {
+	for i, kind := range tenants.Kinds() {
 		c, _ := r.col(kind)
 		wg.Go(func() { found[i], errs[i] = findAll[recordDoc](ctx, c, op, filter, opts) })
 	}

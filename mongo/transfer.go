@@ -41,7 +41,7 @@ func (t *Transfer) Export(ctx context.Context, fn func(tenants.Item) error) erro
 			return eachDoc(ctx, s.Tokens.c, "export", bson.D{}, byID, func(d tokenDoc) error { v := tenants.WebhookToken(d); return fn(tenants.Item{Token: &v}) })
 		},
 	}
-	for _, kind := range tenants.Kinds {
+	for _, kind := range tenants.Kinds() {
 		c, _ := s.Records.col(kind)
 		steps = append(steps, func() error {
 			return eachDoc(ctx, c, "export", bson.D{}, byID, func(d recordDoc) error {
@@ -144,7 +144,7 @@ func insertNew(ctx context.Context, c *mongo.Collection, docs []any) (int, error
 // Empty reports whether the store holds no tenant, staff user or record.
 func (t *Transfer) Empty(ctx context.Context) (bool, error) {
 	cols := []*mongo.Collection{t.s.Tenants.c, t.s.Staff.c}
-	for _, kind := range tenants.Kinds {
+	for _, kind := range tenants.Kinds() {
 		c, _ := t.s.Records.col(kind)
 		cols = append(cols, c)
 	}

@@ -164,7 +164,7 @@ func statusIndex(p tenants.Page) string {
 func statusFilter(consent tenants.ConsentName, status tenants.ConsentStatus) (string, error) {
 	names := []tenants.ConsentName{consent}
 	if consent == "" {
-		names = tenants.ConsentNames
+		names = tenants.ConsentNames()
 	}
 	var conds []string
 	for _, n := range names {
@@ -211,7 +211,7 @@ func (r *Records) ConsentStats(ctx context.Context, tenantID string, kind tenant
 	}
 	var live int64
 	type counted struct{ granted, expired, revoked int64 }
-	per := make([]counted, len(tenants.ConsentNames))
+	per := make([]counted, len(tenants.ConsentNames()))
 	add := func(i int, status string, n int64) {
 		switch tenants.ConsentStatus(status) {
 		case tenants.StatusGranted:
@@ -235,8 +235,8 @@ func (r *Records) ConsentStats(ctx context.Context, tenantID string, kind tenant
 			continue
 		}
 		live += n
-		for i := range tenants.ConsentNames {
-			add(i, st[consentColumn(tenants.ConsentNames[i])], n)
+		for i := range tenants.ConsentNames() {
+			add(i, st[consentColumn(tenants.ConsentNames()[i])], n)
 		}
 	}
 	rows.Close()
@@ -257,8 +257,8 @@ func (r *Records) ConsentStats(ctx context.Context, tenantID string, kind tenant
 		if err := rows.Scan(&st[0], &dl[0], &st[1], &dl[1], &st[2], &dl[2]); err != nil {
 			return out, translate("consent stats", err)
 		}
-		for i := range tenants.ConsentNames {
-			c := consentColumn(tenants.ConsentNames[i])
+		for i := range tenants.ConsentNames() {
+			c := consentColumn(tenants.ConsentNames()[i])
 			if tenants.ConsentStatus(st[c]) == tenants.StatusGranted && dl[c].Valid && dl[c].Int64 <= ms(now) {
 				per[i].granted--
 				per[i].expired++
@@ -268,7 +268,7 @@ func (r *Records) ConsentStats(ctx context.Context, tenantID string, kind tenant
 	if err := rows.Err(); err != nil {
 		return out, translate("consent stats", err)
 	}
-	for i, name := range tenants.ConsentNames {
+	for i, name := range tenants.ConsentNames() {
 		c := out.Of(name)
 		c.NotGranted = live - per[i].granted - per[i].expired - per[i].revoked
 		c.Add(tenants.StatusGranted, per[i].granted)

@@ -23,8 +23,11 @@ const (
 	ScopeAll              = "all"
 )
 
-// AllScopes lists every scope in display order.
-var AllScopes = []string{ScopeSubmissionsWrite, ScopeRecordsWrite, ScopeSubmissionsRead, ScopeGDPRAnonymise, ScopeUnsubscribeWrite, ScopeGDPRExport, ScopeAll}
+// allScopes lists every scope in display order.
+var allScopes = []string{ScopeSubmissionsWrite, ScopeRecordsWrite, ScopeSubmissionsRead, ScopeGDPRAnonymise, ScopeUnsubscribeWrite, ScopeGDPRExport, ScopeAll}
+
+// AllScopes returns them afresh: a caller may change its copy.
+func AllScopes() []string { return slices.Clone(allScopes) }
 
 // APIKey is a tenant's API key. Only the SHA-256 of its secret is stored: the secret
 // carries 160 random bits, so a fast hash resists guessing as well as a slow one would.
@@ -127,7 +130,7 @@ func ValidateScopes(scopes []string) error {
 		return fmt.Errorf("at least one scope is required")
 	}
 	for _, s := range scopes {
-		if !slices.Contains(AllScopes, s) {
+		if !slices.Contains(allScopes, s) {
 			return fmt.Errorf("unknown scope %q", s)
 		}
 	}

@@ -17,11 +17,17 @@ const (
 	ConsentGeneralContactPhone ConsentName = "generalContactPhone"
 )
 
-// ConsentNames lists the consent names in display order.
-var ConsentNames = []ConsentName{ConsentPrimaryPurpose, ConsentGeneralContactEmail, ConsentGeneralContactPhone}
+// consentNames lists the consent names in display order.
+var consentNames = []ConsentName{ConsentPrimaryPurpose, ConsentGeneralContactEmail, ConsentGeneralContactPhone}
 
-// ConsentStatuses lists every consent status in display order.
-var ConsentStatuses = []ConsentStatus{StatusGranted, StatusExpired, StatusRevoked, StatusNotGranted}
+// ConsentNames returns them afresh: a caller may change its copy.
+func ConsentNames() []ConsentName { return slices.Clone(consentNames) }
+
+// consentStatuses lists every consent status in display order.
+var consentStatuses = []ConsentStatus{StatusGranted, StatusExpired, StatusRevoked, StatusNotGranted}
+
+// ConsentStatuses returns them afresh: a caller may change its copy.
+func ConsentStatuses() []ConsentStatus { return slices.Clone(consentStatuses) }
 
 // ByName returns the consent called name, nil for an unknown name.
 func (c *Consents) ByName(name ConsentName) *Consent {
@@ -32,7 +38,7 @@ func (c *Consents) ByName(name ConsentName) *Consent {
 }
 
 // consentIndex is the position of name in ConsentNames, -1 for an unknown name.
-func consentIndex(name ConsentName) int { return slices.Index(ConsentNames, name) }
+func consentIndex(name ConsentName) int { return slices.Index(consentNames, name) }
 
 // inOrder returns the record's consents in the order of ConsentNames.
 func (c *Consents) inOrder() [3]*Consent {
@@ -44,7 +50,7 @@ func (c *Consents) inOrder() [3]*Consent {
 func (c *Consents) All() iter.Seq2[ConsentName, *Consent] {
 	return func(yield func(ConsentName, *Consent) bool) {
 		for i, con := range c.inOrder() {
-			if !yield(ConsentNames[i], con) {
+			if !yield(consentNames[i], con) {
 				return
 			}
 		}

@@ -10,7 +10,7 @@ import (
 // CountsFrom, and Add files each kind under its own field.
 func TestCountsRoundTrip(t *testing.T) {
 	var c Counts
-	for i, k := range Kinds {
+	for i, k := range Kinds() {
 		c.Add(k, i+1)
 	}
 	c.Add("bogus", 9)
@@ -32,14 +32,14 @@ func TestCountsRoundTrip(t *testing.T) {
 // TestStatusCounts: a stored status that is none of the four counts as not granted.
 func TestStatusCounts(t *testing.T) {
 	var s ConsentStats
-	for _, name := range ConsentNames {
+	for _, name := range ConsentNames() {
 		c := s.Of(name)
-		for i, st := range ConsentStatuses {
+		for i, st := range ConsentStatuses() {
 			c.Add(st, int64(i+1))
 		}
 		c.Add("", 10)
 	}
-	for _, name := range ConsentNames {
+	for _, name := range ConsentNames() {
 		if got := *s.Of(name); got != (StatusCounts{Granted: 1, Expired: 2, Revoked: 3, NotGranted: 14}) || got.Of(StatusRevoked) != 3 {
 			t.Errorf("%s: %+v", name, got)
 		}
@@ -49,7 +49,7 @@ func TestStatusCounts(t *testing.T) {
 	}
 }
 
-// TestConsentsAll: All yields every consent in the order of ConsentNames, each the one ByName
+// TestConsentsAll: All yields every consent in the order of ConsentNames(), each the one ByName
 // returns, and stops when asked.
 func TestConsentsAll(t *testing.T) {
 	var c Consents
@@ -61,7 +61,7 @@ func TestConsentsAll(t *testing.T) {
 		con.Status = StatusRevoked
 		names = append(names, name)
 	}
-	if !slices.Equal(names, ConsentNames) || c.GeneralContactPhone.Status != StatusRevoked {
+	if !slices.Equal(names, ConsentNames()) || c.GeneralContactPhone.Status != StatusRevoked {
 		t.Errorf("names %v, consents %+v", names, c)
 	}
 	for name := range c.All() {

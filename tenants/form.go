@@ -1,6 +1,9 @@
 package tenants
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Field types a form definition can declare. The first five are those of the first forms;
 // the hosted page (docs/API.md §14) shows each as its input: e-mail, phone, select (one of
@@ -19,8 +22,11 @@ const (
 	FieldTextarea = "textarea"
 )
 
-// FieldTypes lists the field types in the order forms offer them.
-var FieldTypes = []string{FieldText, FieldEmail, FieldPhone, FieldTextarea, FieldSelect, FieldCheckbox, FieldNumber, FieldDate, FieldBoolean, FieldChoice}
+// fieldTypes lists the field types in the order forms offer them.
+var fieldTypes = []string{FieldText, FieldEmail, FieldPhone, FieldTextarea, FieldSelect, FieldCheckbox, FieldNumber, FieldDate, FieldBoolean, FieldChoice}
+
+// FieldTypes returns them afresh: a caller may change its copy.
+func FieldTypes() []string { return slices.Clone(fieldTypes) }
 
 // FieldDef declares one field of a form; Personal marks it as personal data to erase. A field
 // named as a known submission key (email, phone_number, first_name, …) fills that key; any
@@ -82,18 +88,18 @@ func (f Form) PublicSource() string {
 	return "web:" + f.FormID
 }
 
-// DefaultPageFields are what a hosted page asks when its form declares no fields: a name and
+// defaultPageFields are what a hosted page asks when its form declares no fields: a name and
 // an e-mail address.
-var DefaultPageFields = []FieldDef{
+var defaultPageFields = []FieldDef{
 	{Name: "first_name", Type: FieldText, Personal: true},
 	{Name: "last_name", Type: FieldText, Personal: true},
 	{Name: "email", Type: FieldEmail, Personal: true, Required: true},
 }
 
-// PageFields are the fields the form's hosted page asks: its own, or DefaultPageFields.
+// PageFields are the fields the form's hosted page asks: its own, or defaultPageFields.
 func (f Form) PageFields() []FieldDef {
 	if len(f.Fields) == 0 {
-		return DefaultPageFields
+		return slices.Clone(defaultPageFields)
 	}
 	return f.Fields
 }
@@ -133,8 +139,11 @@ const (
 	ChannelPhone = "phone"
 )
 
-// Channels lists the general-contact channels in the order forms show them.
-var Channels = []string{ChannelEmail, ChannelPhone}
+// channels lists the general-contact channels in the order forms show them.
+var channels = []string{ChannelEmail, ChannelPhone}
+
+// Channels returns them afresh: a caller may change its copy.
+func Channels() []string { return slices.Clone(channels) }
 
 // RequiresConfirmation reports whether the form asks double opt-in for channel.
 func (f Form) RequiresConfirmation(channel string) bool {

@@ -2,6 +2,7 @@ package tenants
 
 import (
 	"context"
+	"slices"
 	"time"
 )
 
@@ -17,9 +18,12 @@ const (
 	EventTypeConfirmationRequested = "consent.confirmation_requested"
 )
 
-// EventTypes lists the event types an endpoint can subscribe to.
-var EventTypes = []string{EventTypeConsentGranted, EventTypeConsentRevoked, EventTypeConsentExpired,
+// eventTypes lists the event types an endpoint can subscribe to.
+var eventTypes = []string{EventTypeConsentGranted, EventTypeConsentRevoked, EventTypeConsentExpired,
 	EventTypeRecordAnonymised, EventTypeRetentionAnonymised, EventTypeConfirmationRequested}
+
+// EventTypes returns them afresh: a caller may change its copy.
+func EventTypes() []string { return slices.Clone(eventTypes) }
 
 // OutboxEvent is one entry of the outbox: a change to tell the tenant's webhook endpoints about. It
 // is written with the change itself, so that an acknowledged change never loses its event.

@@ -1,6 +1,9 @@
 package tenants
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Kind names one of the four record types that hold a person's data.
 type Kind string
@@ -13,8 +16,11 @@ const (
 	KindPhoneCallTask  Kind = "phoneCallTask"
 )
 
-// Kinds lists every record kind in a stable order.
-var Kinds = []Kind{KindFormSubmission, KindDigitisation, KindCanvassing, KindPhoneCallTask}
+// kinds lists every record kind in a stable order.
+var kinds = []Kind{KindFormSubmission, KindDigitisation, KindCanvassing, KindPhoneCallTask}
+
+// Kinds returns them afresh: a caller may change its copy.
+func Kinds() []Kind { return slices.Clone(kinds) }
 
 // Contact is the personal contact data of a record. A nil field is absent or removed.
 type Contact struct {

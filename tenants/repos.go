@@ -6,14 +6,18 @@ import (
 )
 
 // The repositories every store implements (package sqlite, package mongo) and one contract
-// test suite checks. Consumers declare the narrower interfaces they use; these are the whole
-// contract, so that the command can wire either store and the suite can test both.
+// test suite checks (package storetest): Stores below names each. Every method is declared
+// once: the narrow views the cases read through (KeyStore, TenantStore, FormStore,
+// RecordStore, AuditLog and the Writer, in store.go; TextStore in texts.go) are embedded in
+// the repositories that have them. The other repositories live beside their domain types:
+// auditchain.go, bulk.go, challenge.go, lease.go, matchkeys.go, outbox.go, rights.go,
+// sessions.go, smssecret.go, spent.go, texts.go, trends.go, webhookdiag.go.
 
 // TenantRepo manages tenants. A tenant's own id is its key, so its methods take it as the
 // tenant argument; List spans tenants (platform admin).
 type TenantRepo interface {
+	TenantStore
 	Insert(ctx context.Context, t Tenant) error
-	Get(ctx context.Context, id string) (Tenant, error)
 	List(ctx context.Context) ([]Tenant, error)
 	SetRateLimit(ctx context.Context, tenantID string, perSecond int) error
 	SetStatus(ctx context.Context, tenantID, status string) error
@@ -29,12 +33,11 @@ type TenantRepo interface {
 // KeyRepo manages API keys. Lookup finds a key of any tenant: authentication does not know
 // the tenant before it has the key.
 type KeyRepo interface {
+	KeyStore
 	Insert(ctx context.Context, k APIKey) error
-	Lookup(ctx context.Context, id string) (APIKey, error)
 	Get(ctx context.Context, tenantID, id string) (APIKey, error)
 	List(ctx context.Context, tenantID string) ([]APIKey, error)
 	Revoke(ctx context.Context, tenantID, id string, now time.Time) error
-	Touch(ctx context.Context, id string, now time.Time) error
 	// OriginAllowed reports whether a publishable key of any tenant, usable at now, allows the
 	// web origin: a CORS preflight carries no key, so it is answered by the origin alone.
 	OriginAllowed(ctx context.Context, origin string, now time.Time) (bool, error)
@@ -42,8 +45,8 @@ type KeyRepo interface {
 
 // FormRepo manages forms; Insert answers ErrConflict for a form id the tenant has.
 type FormRepo interface {
+	FormStore
 	Insert(ctx context.Context, f Form) error
-	Get(ctx context.Context, tenantID, formID string) (Form, error)
 	Save(ctx context.Context, f Form) error
 	List(ctx context.Context, tenantID string) ([]Form, error)
 }
@@ -78,7 +81,7 @@ type TokenRepo interface {
 // An entry appended with an id that exists is not appended again, so that a repeated job
 // writes nothing twice. The All methods span tenants (platform admin).
 type AuditRepo interface {
-	Append(ctx context.Context, entries ...AuditEntry) error
+	AuditLog
 	List(ctx context.Context, tenantID string, f AuditFilter) ([]AuditEntry, error)
 	ListAll(ctx context.Context, f AuditFilter) ([]AuditEntry, error)
 	// Each streams the matching entries to fn without holding them all (CSV export).

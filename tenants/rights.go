@@ -2,6 +2,7 @@ package tenants
 
 import (
 	"context"
+	"slices"
 	"time"
 )
 
@@ -22,8 +23,11 @@ const (
 	defaultRetentionFrom        = RetentionFromCreated
 )
 
-// RetentionFroms lists what a retention may count from, in display order.
-var RetentionFroms = []string{RetentionFromCreated, RetentionFromConsentsLapsed}
+// retentionFroms lists what a retention may count from, in display order.
+var retentionFroms = []string{RetentionFromCreated, RetentionFromConsentsLapsed}
+
+// RetentionFroms returns them afresh: a caller may change its copy.
+func RetentionFroms() []string { return slices.Clone(retentionFroms) }
 
 // RetentionBasis is what a retention set with from counts from: created when from is empty.
 func RetentionBasis(from string) string {

@@ -2,6 +2,7 @@ package tenants
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,8 +18,11 @@ const (
 	RoleViewer        = "viewer"
 )
 
-// Roles lists every role, most powerful first.
-var Roles = []string{RolePlatformAdmin, RoleTenantAdmin, RoleSupport, RoleViewer}
+// roles lists every role, most powerful first.
+var roles = []string{RolePlatformAdmin, RoleTenantAdmin, RoleSupport, RoleViewer}
+
+// Roles returns them afresh: a caller may change its copy.
+func Roles() []string { return slices.Clone(roles) }
 
 // Staff is a user of the admin UI.
 type Staff struct {

@@ -34,10 +34,10 @@ func sampleSubmission() SubmissionDetail {
 		Kind: KindFormSubmission, ID: "sub-1", FormID: "newsletter", CreatedAt: t0,
 		Contact: ContactView{Email: fullMail, PhoneNumber: fullTel, FirstName: "Jane", LastName: "Doevalley"},
 		Address: AddressView{Street: "Hauptstraße", HouseNumber: "12a", City: "Berlin", Postcode: "10115"},
-		Consents: ConsentsView{
-			PrimaryPurpose:      ConsentView{Status: StatusGranted, GrantedAt: &t0, Source: "website", Timestamp: "2025-03-14T09:26:00Z", IPAddress: "203.0.113.7"},
-			GeneralContactEmail: ConsentView{Status: StatusRevoked, GrantedAt: &t0, RevokedAt: &t1},
-			GeneralContactPhone: ConsentView{Status: StatusExpired, GrantedAt: &t0, Deadline: &t1},
+		Consents: ConsentRows{
+			PrimaryPurpose:      ConsentRow{Status: StatusGranted, GrantedAt: &t0, Source: "website", Timestamp: "2025-03-14T09:26:00Z", IPAddress: "203.0.113.7"},
+			GeneralContactEmail: ConsentRow{Status: StatusRevoked, GrantedAt: &t0, RevokedAt: &t1},
+			GeneralContactPhone: ConsentRow{Status: StatusExpired, GrantedAt: &t0, Deadline: &t1},
 		},
 		Payload: PayloadFields(map[string]any{"favourite_colour": "green", "birthday": "1990-01-01", "age": float64(34)},
 			func(k string, _ any) bool { return k == "birthday" }),

@@ -8,8 +8,8 @@ import "strings"
 // a missing translation falls back to English.
 var catalogue = map[string]map[string]string{}
 
-// Languages lists the languages the person's pages are written in; others fall back to English.
-var Languages = []string{"en", "de"}
+// languages lists the languages the person's pages are written in; others fall back to English.
+var languages = []string{"en", "de"}
 
 func addMessages(lang string, msgs map[string]string) {
 	if catalogue[lang] == nil {

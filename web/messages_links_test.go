@@ -4,7 +4,7 @@ import "testing"
 
 // TestCatalogueComplete: every message is written in every language of the person's pages.
 func TestCatalogueComplete(t *testing.T) {
-	for _, lang := range Languages {
+	for _, lang := range languages {
 		for id := range catalogue["en"] {
 			if _, ok := catalogue[lang][id]; !ok {
 				t.Errorf("%s lacks %q", lang, id)

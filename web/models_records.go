@@ -103,8 +103,8 @@ type AddressView struct {
 	Postcode    string
 }
 
-// ConsentView is one consent with its lifecycle and proof.
-type ConsentView struct {
+// ConsentRow is one consent with its lifecycle and proof.
+type ConsentRow struct {
 	Status    string // read through the deadline (StatusAt), one of the Status constants
 	Deadline  *time.Time
 	GrantedAt *time.Time
@@ -116,11 +116,11 @@ type ConsentView struct {
 	Notice *NoticeView
 }
 
-// ConsentsView holds the three consents of a record.
-type ConsentsView struct {
-	PrimaryPurpose      ConsentView
-	GeneralContactEmail ConsentView
-	GeneralContactPhone ConsentView
+// ConsentRows holds the three consents of a record.
+type ConsentRows struct {
+	PrimaryPurpose      ConsentRow
+	GeneralContactEmail ConsentRow
+	GeneralContactPhone ConsentRow
 }
 
 // PayloadField is one custom field of a record (see PayloadFields).
@@ -139,7 +139,7 @@ type SubmissionDetail struct {
 	AnonymisedAt *time.Time
 	Contact      ContactView
 	Address      AddressView
-	Consents     ConsentsView
+	Consents     ConsentRows
 	// Fields are the kind's own fields (canvasser_id, notes, …); Payload the custom fields.
 	Fields  []PayloadField
 	Payload []PayloadField

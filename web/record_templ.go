@@ -419,7 +419,7 @@ func Submission(p SubmissionPage) templ.Component {
 }
 
 // consentsSection shows a record's three consents with their proof.
-func consentsSection(c ConsentsView, show bool) templ.Component {
+func consentsSection(c ConsentRows, show bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -597,7 +597,7 @@ func fieldTable(fields []PayloadField, show bool, testid string) templ.Component
 	})
 }
 
-func consentRow(key, label string, c ConsentView, show bool) templ.Component {
+func consentRow(key, label string, c ConsentRow, show bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -546,7 +546,7 @@ func textPreview(p TextPage) templ.Component {
 }
 
 // notices shows the exact texts a record's consents were given under.
-func notices(c ConsentsView) templ.Component {
+func notices(c ConsentRows) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

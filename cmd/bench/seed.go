@@ -89,7 +89,7 @@ func personRecords(tenantID string, p int, at time.Time, phoneGranted bool) []te
 	yearOn := at.Add(365 * 24 * time.Hour)
 	hourAgo := time.Now().Add(-time.Hour)
 	var out []tenants.Record
-	for _, kind := range tenants.Kinds {
+	for _, kind := range tenants.Kinds() {
 		for r := range 2 {
 			pub := fmt.Sprintf("%s-%d-%d", kind, p, r)
 			rec := tenants.Record{ID: tenants.RecordID(tenantID, kind, pub), TenantID: tenantID, Kind: kind, PublicID: pub,

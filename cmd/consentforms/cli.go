@@ -101,7 +101,7 @@ func tenantSendGridKey(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
 
 func keyCreate(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
 	tenant := fs.String("tenant", "", "tenant id")
-	scopes := fs.String("scopes", "", "comma-separated scopes, or all: "+strings.Join(tenants.AllScopes, ", "))
+	scopes := fs.String("scopes", "", "comma-separated scopes, or all: "+strings.Join(tenants.AllScopes(), ", "))
 	name := fs.String("name", defaultKeyName, "key name, shown in lists")
 	expires := fs.String("expires", "", "expiry, RFC 3339 (optional)")
 	pub := publishableFlags(fs)
@@ -178,7 +178,7 @@ func auditAcknowledgeCommand(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
 func staffCreate(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
 	email := fs.String("email", "", "e-mail to sign in with")
 	password := fs.String("password", "", "password")
-	role := fs.String("role", "", strings.Join(tenants.Roles, "|"))
+	role := fs.String("role", "", strings.Join(tenants.Roles(), "|"))
 	tenant := fs.String("tenant", "", "tenant id (not for platform_admin)")
 	return func(ctx context.Context, s tenants.Stores) (any, error) {
 		return createStaff(ctx, s, *email, *password, *role, *tenant)

@@ -33,7 +33,7 @@ func flagErrors(err error) error {
 	for i, v := range vs {
 		parts[i] = "--" + flagOf(v.Field) + ": " + v.Message + " (" + v.Code + ")"
 		if v.Field == "scope" && v.Code == provision.CodeUnknown {
-			parts[i] += "; the scopes are " + strings.Join(tenants.AllScopes, ", ")
+			parts[i] += "; the scopes are " + strings.Join(tenants.AllScopes(), ", ")
 		}
 	}
 	return errors.New(strings.Join(parts, "; "))

@@ -56,7 +56,7 @@ func webhookConfig(getenv func(string) string) (dispatch.Config, error) {
 func webhookCreate(fs *flag.FlagSet, cfg Config, _ io.Writer) storeRun {
 	tenant := fs.String("tenant", "", "tenant id")
 	url := fs.String("url", "", "the endpoint's https:// URL")
-	events := fs.String("events", "", "comma-separated: "+strings.Join(tenants.EventTypes, ",")+", or all")
+	events := fs.String("events", "", "comma-separated: "+strings.Join(tenants.EventTypes(), ",")+", or all")
 	return func(ctx context.Context, s tenants.Stores) (any, error) {
 		return createEndpoint(ctx, s, cfg.Webhooks.Policy, *tenant, *url, *events)
 	}

@@ -22,7 +22,7 @@ func (iv Interval) Before(t time.Time) time.Time {
 // ParseRetention checks a retention setting: a deadline interval ("" = none) and what it
 // counts from ("" = created). It returns the interval and the normalised basis.
 func ParseRetention(retention, from string) (Interval, string, error) {
-	if from != "" && !slices.Contains(tenants.RetentionFroms, from) {
+	if from != "" && !slices.Contains(tenants.RetentionFroms(), from) {
 		return Interval{}, "", fmt.Errorf("retention must count from created or consents-lapsed")
 	}
 	if retention == "" {

@@ -27,7 +27,7 @@ func FuzzParseRecord(f *testing.F) {
 		if json.Unmarshal(b, &body) != nil || body == nil {
 			return
 		}
-		for _, kind := range tenants.Kinds {
+		for _, kind := range tenants.Kinds() {
 			d, vs := ParseRecord(kind, body, now, "")
 			if d.Kind != kind {
 				t.Fatalf("%s: draft of kind %s", kind, d.Kind)
@@ -69,7 +69,7 @@ func checkDraftIDs(t *testing.T, kind tenants.Kind, d Draft, rec tenants.Record)
 // the tenant's country, separators), the identifiers a draft keeps are the stored record's.
 func TestDraftIdentifiers(t *testing.T) {
 	for _, phone := range []string{"+49 151 12345678", "0049 (151) 123-456-78", "0151 12345678", "+44 07700 900123", "+1 (415) 555-0132"} {
-		for _, kind := range tenants.Kinds {
+		for _, kind := range tenants.Kinds() {
 			body := map[string]any{"form_id": "f", "email": "Jane.Doe@Example.ORG", "phone_number": phone, "consent_to_primary_purpose": true, "consent_to_primary_purpose_deadline_interval": "1y",
 				"consent_to_general_contact_phone": true, "consent_to_general_contact_email": true,
 				"canvasser_id": "c", "visited_at": "2024-04-09T17:30:00Z", "referrer": "+49 30 1234567", "friend": "ann@example.org"}

@@ -235,7 +235,7 @@ func (s *LinkPages) withdrawable(ctx context.Context, token string) (links.Claim
 }
 
 // grantedChannels are the general-contact channels granted now on any record of the tenant
-// that belongs to rec's person, in the order of tenants.Channels.
+// that belongs to rec's person, in the order of tenants.Channels().
 func (s *LinkPages) grantedChannels(ctx context.Context, rec tenants.Record) ([]string, error) {
 	recs, err := s.find(ctx, rec.TenantID, s.ownIdentity(ctx, rec), unsubscribeKinds...)
 	if err != nil {
@@ -249,7 +249,7 @@ func (s *LinkPages) grantedChannels(ctx context.Context, rec tenants.Record) ([]
 		}
 	}
 	var out []string
-	for _, ch := range tenants.Channels {
+	for _, ch := range tenants.Channels() {
 		if seen[ch] {
 			out = append(out, ch)
 		}

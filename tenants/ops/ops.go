@@ -237,7 +237,7 @@ func (s *Core) Subject(tenantID string, id Identity) string {
 // default country. Its outcome is Repeated for an idempotent repeat: the tenant has a record of
 // that kind and public id, and nothing changed. A record over intake.MaxIdentifiers is refused
 // (tenants.Violations).
-func (s *Core) Ingest(ctx context.Context, rec tenants.Record, actor, requestID string) (Outcome, error) {
+func (s *Intake) Ingest(ctx context.Context, rec tenants.Record, actor, requestID string) (Outcome, error) {
 	return s.ingest(ctx, rec, "", nil, actor, requestID)
 }
 
@@ -261,7 +261,7 @@ func (s *Core) ingest(ctx context.Context, rec tenants.Record, country string, k
 
 // Prepare computes what storing rec writes in a tenant without a default country: its match
 // keys (MatchKeys) and its audit entries.
-func (s *Core) Prepare(rec tenants.Record, actor, requestID string) tenants.Ingestion {
+func (s *Intake) Prepare(rec tenants.Record, actor, requestID string) tenants.Ingestion {
 	in, _ := s.prepare(rec, "", nil, actor, requestID)
 	return in
 }
@@ -282,7 +282,7 @@ func (s *Core) prepare(rec tenants.Record, country string, known *anonymise.IDs,
 }
 
 // RecordEntry is the one audit entry a stored record writes (docs/API.md §9): consent.granted
-// naming every consent the record grants, in the order of tenants.ConsentNames, or
+// naming every consent the record grants, in the order of tenants.ConsentNames(), or
 // record.created (its kind and form in the detail) for a record that grants none. The grants of
 // one submission are one event, and the record's acceptance is that event.
 func RecordEntry(rec tenants.Record, actor, requestID string) tenants.AuditEntry {

@@ -29,7 +29,7 @@ func (s *Core) CurrentTexts(ctx context.Context, tenantID, formID, lang string) 
 // those of the set d.TextVersion names, else the form's current ones in its language. form is
 // the draft's open form, nil when it has none (then a named version is unknown). ok is false
 // when d names a version that is not one of form's.
-func (s *Core) StampTexts(ctx context.Context, tenantID string, form *tenants.Form, d *intake.Draft) (ok bool, err error) {
+func (s *Intake) StampTexts(ctx context.Context, tenantID string, form *tenants.Form, d *intake.Draft) (ok bool, err error) {
 	if form == nil {
 		return d.TextVersion == "", nil
 	}

@@ -71,7 +71,7 @@ func (c *checks) form(in FormInput) {
 			c.add(field+"name", CodeTaken, "Another field has this name.")
 		}
 		seen[f.Name] = true
-		if !slices.Contains(tenants.FieldTypes, f.Type) {
+		if !slices.Contains(tenants.FieldTypes(), f.Type) {
 			c.add(field+"type", CodeUnknown, "Choose a type.")
 		}
 		c.pageField(field, f)

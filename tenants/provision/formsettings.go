@@ -49,11 +49,11 @@ func CheckFormSettings(in FormSettings) (FormSettings, tenants.Violations) {
 			if ch == "" || ch == "none" {
 				continue
 			}
-			if !slices.Contains(tenants.Channels, ch) {
+			if !slices.Contains(tenants.Channels(), ch) {
 				c.add("double_opt_in", CodeUnknown, "Choose email, phone, both, or none.")
 			}
 		}
-		for _, ch := range tenants.Channels {
+		for _, ch := range tenants.Channels() {
 			if slices.ContainsFunc(*in.DoubleOptIn, func(s string) bool { return strings.EqualFold(strings.TrimSpace(s), ch) }) {
 				channels = append(channels, ch)
 			}

@@ -58,7 +58,7 @@ func (s *Service) CheckStaff(ctx context.Context, in StaffInput) (tenants.Violat
 		c.vs = append(c.vs, *v)
 	}
 	switch {
-	case !slices.Contains(tenants.Roles, in.Role):
+	case !slices.Contains(tenants.Roles(), in.Role):
 		c.add("role", CodeUnknown, "Choose a role from the list.")
 	case in.Roles != nil && !slices.Contains(in.Roles, in.Role):
 		c.add("role", CodeNotAllowed, "Choose a role from the list.")

@@ -55,7 +55,7 @@ func (s *Service) CreateTenant(ctx context.Context, a Actor, in TenantInput) (te
 // retention checks a retention setting (the inputs "retention" and "retention_from") and
 // returns what to store: nothing, or the interval and its basis.
 func (c *checks) retention(retention, from string) (string, string) {
-	if from != "" && !slices.Contains(tenants.RetentionFroms, from) {
+	if from != "" && !slices.Contains(tenants.RetentionFroms(), from) {
 		c.add("retention_from", CodeUnknown, "Choose what the retention counts from.")
 	}
 	if _, _, err := consent.ParseRetention(retention, ""); err != nil {

@@ -63,7 +63,7 @@ func testEndpoints(t *testing.T, open Open) {
 // the events that some live endpoint wants.
 func subscribe(t *testing.T, s tenants.Stores, tenant string) {
 	t.Helper()
-	must(t, s.Outbox.InsertEndpoint(ctx, endpoint(tenant, "sub-"+tenant, tenants.EventTypes...)))
+	must(t, s.Outbox.InsertEndpoint(ctx, endpoint(tenant, "sub-"+tenant, tenants.EventTypes()...)))
 }
 
 func testOutboxWanted(t *testing.T, open Open) {
@@ -196,8 +196,8 @@ func testOutboxChanges(t *testing.T, open Open) {
 
 func testOutboxDeliveries(t *testing.T, open Open) {
 	s := open(t)
-	must(t, s.Outbox.InsertEndpoint(ctx, endpoint("a", "e1", tenants.EventTypes...)))
-	must(t, s.Outbox.InsertEndpoint(ctx, endpoint("a", "e2", tenants.EventTypes...)))
+	must(t, s.Outbox.InsertEndpoint(ctx, endpoint("a", "e1", tenants.EventTypes()...)))
+	must(t, s.Outbox.InsertEndpoint(ctx, endpoint("a", "e2", tenants.EventTypes()...)))
 	ingestGranted(t, s, "f1", "m1", 1)
 	ingestGranted(t, s, "f2", "m2", 2)
 	if got := waiting(t, s); got != "[m1 m2]" {
@@ -257,7 +257,7 @@ func testOutboxDeliveries(t *testing.T, open Open) {
 	}
 	// An event fanned out twice (a retry after a lost answer) keeps its first deliveries.
 	legacy := outboxEvent("a", "old", tenants.EventTypeConsentGranted, 4)
-	fan := []tenants.Fanned{{Event: legacy, Deliveries: legacy.DeliveriesTo([]tenants.Endpoint{endpoint("a", "e1", tenants.EventTypes...)})}}
+	fan := []tenants.Fanned{{Event: legacy, Deliveries: legacy.DeliveriesTo([]tenants.Endpoint{endpoint("a", "e1", tenants.EventTypes()...)})}}
 	must(t, s.Outbox.Fan(ctx, fan))
 	first, _ := s.Outbox.Deliveries(ctx, "a", "e1", 10)
 	must(t, s.Outbox.Fan(ctx, fan))
@@ -301,7 +301,7 @@ func testOutboxConcurrentUpdates(t *testing.T, open Open) {
 	s := open(t)
 	const n = 40
 	for i := range n {
-		must(t, s.Outbox.InsertEndpoint(ctx, endpoint("a", fmt.Sprintf("e%02d", i), tenants.EventTypes...)))
+		must(t, s.Outbox.InsertEndpoint(ctx, endpoint("a", fmt.Sprintf("e%02d", i), tenants.EventTypes()...)))
 	}
 	ingestGranted(t, s, "f1", "m1", 1)
 	if got := waiting(t, s); got != "[m1]" {

@@ -56,7 +56,7 @@ func testExpiring(t *testing.T, open Open) {
 	var want []string
 	var recs []tenants.Record
 	for i := range 7 {
-		kind := tenants.Kinds[i%len(tenants.Kinds)]
+		kind := tenants.Kinds()[i%len(tenants.Kinds())]
 		id := "g" + string(rune('a'+i))
 		// Two share a deadline: the record id breaks the tie.
 		recs = append(recs, withEmailDeadline("a", kind, id, "petition", tenants.StatusGranted, 100+10*(i/2*2)))

@@ -13,7 +13,7 @@ import (
 const MaxEndpoints = 10
 
 // ParseEvents reads a comma-separated list of event types, or "all". The result is in the
-// order of tenants.EventTypes, without repeats.
+// order of tenants.EventTypes(), without repeats.
 func ParseEvents(list string) ([]string, error) {
 	want := map[string]bool{}
 	for _, f := range strings.Split(list, ",") {
@@ -21,17 +21,17 @@ func ParseEvents(list string) ([]string, error) {
 		switch {
 		case f == "":
 		case f == "all":
-			for _, t := range tenants.EventTypes {
+			for _, t := range tenants.EventTypes() {
 				want[t] = true
 			}
-		case slices.Contains(tenants.EventTypes, f):
+		case slices.Contains(tenants.EventTypes(), f):
 			want[f] = true
 		default:
-			return nil, errors.New("unknown event type " + quote(f) + "; use " + strings.Join(tenants.EventTypes, ", ") + " or all")
+			return nil, errors.New("unknown event type " + quote(f) + "; use " + strings.Join(tenants.EventTypes(), ", ") + " or all")
 		}
 	}
 	var out []string
-	for _, t := range tenants.EventTypes {
+	for _, t := range tenants.EventTypes() {
 		if want[t] {
 			out = append(out, t)
 		}

@@ -26,15 +26,15 @@ type data struct {
 	Kind     tenants.Kind                        `json:"kind"`
 	FormID   string                              `json:"formId,omitempty"`
 	Consent  string                              `json:"consent,omitempty"`
-	Consents map[tenants.ConsentName]ConsentView `json:"consents,omitempty"`
+	Consents map[tenants.ConsentName]payloadConsent `json:"consents,omitempty"`
 	// ConfirmationURL is the link that confirms Consent (consent.confirmation_requested);
 	// WithdrawURL the record's withdrawal link (consent events, docs/API.md §13).
 	ConfirmationURL string `json:"confirmationUrl,omitempty"`
 	WithdrawURL     string `json:"withdrawUrl,omitempty"`
 }
 
-// ConsentView is one consent's status in a payload.
-type ConsentView struct {
+// payloadConsent is one consent's status in a payload.
+type payloadConsent struct {
 	Status tenants.ConsentStatus `json:"status"`
 }
 
@@ -49,9 +49,9 @@ func eventID(key string) string {
 func event(typ, key string, now time.Time, rec tenants.Record, consent string) tenants.OutboxEvent {
 	d := data{TenantID: rec.TenantID, RecordID: rec.PublicID, Kind: rec.Kind, FormID: rec.FormID, Consent: consent}
 	if rec.Kind != tenants.KindPhoneCallTask && rec.AnonymisedAt == nil {
-		d.Consents = map[tenants.ConsentName]ConsentView{}
+		d.Consents = map[tenants.ConsentName]payloadConsent{}
 		for name, c := range rec.Consents.All() {
-			d.Consents[name] = ConsentView{Status: c.DetailAt(now)}
+			d.Consents[name] = payloadConsent{Status: c.DetailAt(now)}
 		}
 	}
 	body, _ := json.Marshal(payload{Type: typ, Timestamp: now.UTC().Format(time.RFC3339), Data: d})

@@ -94,7 +94,7 @@ func TestParseEvents(t *testing.T) {
 		strings.Join(got, ",") != "consent.granted,record.anonymised" {
 		t.Errorf("ParseEvents = %v, %v", got, err)
 	}
-	if got, _ := ParseEvents("all"); len(got) != len(tenants.EventTypes) {
+	if got, _ := ParseEvents("all"); len(got) != len(tenants.EventTypes()) {
 		t.Errorf("all = %v", got)
 	}
 	for _, bad := range []string{"", "consent.changed", " , "} {
