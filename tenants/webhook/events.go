@@ -21,11 +21,11 @@ type payload struct {
 
 // data names what changed: ids, kinds, consent names and statuses, never a person's details.
 type data struct {
-	TenantID string                              `json:"tenantId"`
-	RecordID string                              `json:"recordId"`
-	Kind     tenants.Kind                        `json:"kind"`
-	FormID   string                              `json:"formId,omitempty"`
-	Consent  string                              `json:"consent,omitempty"`
+	TenantID string                                 `json:"tenantId"`
+	RecordID string                                 `json:"recordId"`
+	Kind     tenants.Kind                           `json:"kind"`
+	FormID   string                                 `json:"formId,omitempty"`
+	Consent  string                                 `json:"consent,omitempty"`
 	Consents map[tenants.ConsentName]payloadConsent `json:"consents,omitempty"`
 	// ConfirmationURL is the link that confirms Consent (consent.confirmation_requested);
 	// WithdrawURL the record's withdrawal link (consent events, docs/API.md §13).
