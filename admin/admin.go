@@ -12,8 +12,7 @@ import (
 	"github.com/consentforms/consentforms/policies"
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/ops"
-	"github.com/consentforms/consentforms/tenants/sealed"
-	"github.com/consentforms/consentforms/tenants/webhook"
+	"github.com/consentforms/consentforms/tenants/provision"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
 )
@@ -48,10 +47,10 @@ type Deps struct {
 	// PasswordChecks bounds the password checks (bcrypt) running at once; an attempt that
 	// finds none free within a moment is answered 429 unchecked (default 4).
 	PasswordChecks int
-	// WebhookPolicy decides which outgoing webhook URLs may be registered.
-	WebhookPolicy webhook.Policy
-	// SecretsKeys seal the SMS provider secrets staff set (nil: they cannot be set here).
-	SecretsKeys func() *sealed.Keys
+	// Provision runs the provisioning operations (tenants, keys, forms, staff, webhook
+	// credentials), wired once by package cmd for the CLI and the admin UI; its SecretsKeys
+	// seal the SMS provider secrets staff set (nil: they cannot be set here).
+	Provision *provision.Service
 	// PublicURL is the service's public base (CONSENTFORMS_PUBLIC_URL or its default): the
 	// base of every link and webhook URL a page shows; "" takes the request's (tests).
 	PublicURL string

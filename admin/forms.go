@@ -50,9 +50,11 @@ func (h *handler) formEdit(c *fiber.Ctx, s *session) error {
 	if err != nil {
 		return err
 	}
-	due, err := h.retentionDue(c, s, f)
-	if err != nil {
-		return err
+	var due *int64 // none without a retention
+	if f.Retention != "" {
+		if due, err = h.retentionDue(c, s, f); err != nil {
+			return err
+		}
 	}
 	list, texts, err := h.textVersions(c, s.TenantID, f.FormID)
 	if err != nil {

@@ -10,12 +10,8 @@ import (
 )
 
 // provision runs the provisioning operations (tenants, keys, forms, staff, webhook
-// credentials) on the admin's store; the CLI runs the same ones.
-func (h *handler) provision() *provision.Service {
-	return &provision.Service{Tenants: h.Store.Tenants, APIKeys: h.Store.APIKeys, Forms: h.Store.Forms, Texts: h.Store.Texts, Staff: h.Store.Staff,
-		Sessions: h.Store.Sessions, Tokens: h.Store.Tokens, Endpoints: h.Store.Outbox, WebhookPolicy: h.WebhookPolicy,
-		Audit: h.Store.Audit, Now: h.Now, SMS: h.Store.SMS, SecretsKeys: h.SecretsKeys}
-}
+// credentials): the same ones, wired the same way, as the CLI's.
+func (h *handler) provision() *provision.Service { return h.Provision }
 
 // by is the signed-in user as the audit log names them, with the request they sent.
 func by(c *fiber.Ctx, s *session) provision.Actor {

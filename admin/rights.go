@@ -150,12 +150,9 @@ func retentionErrors(retention, from string, errs web.FieldErrors) {
 	addViolations(errs, provision.CheckRetention(retention, from))
 }
 
-// retentionDue counts what the form's saved retention anonymises in the next 30 days; nil
-// when it has none.
+// retentionDue counts what the form's saved retention anonymises in the next 30 days; the
+// caller asks only for a form that has one.
 func (h *handler) retentionDue(c *fiber.Ctx, s *session, f tenants.Form) (*int64, error) {
-	if f.Retention == "" {
-		return nil, nil
-	}
 	n, err := h.Rights.RetentionPreview(c.UserContext(), s.TenantID, f.FormID, f.Retention, f.RetentionFrom)
 	return &n, err
 }

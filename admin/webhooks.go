@@ -148,7 +148,7 @@ func (h *handler) smsSecrets(c *fiber.Ctx, s *session, refused string, errs web.
 // smsSecretSave stores an SMS provider's webhook secret, sealed; the page shows only when.
 func (h *handler) smsSecretSave(c *fiber.Ctx, s *session) error {
 	provider := c.Params("provider")
-	if _, ok := smsSecretLabels[provider]; !ok || h.SecretsKeys == nil {
+	if _, ok := smsSecretLabels[provider]; !ok || h.Provision.SecretsKeys == nil {
 		return fiber.ErrNotFound
 	}
 	err := h.provision().SetSMSSecret(c.UserContext(), by(c, s), s.TenantID, provider, c.FormValue("secret"))

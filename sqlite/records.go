@@ -55,7 +55,7 @@ type querier interface {
 // findRows reads the records carrying any of matchKeys, each once, in row order.
 func findRows(ctx context.Context, q querier, tenantID string, matchKeys []string, kinds []tenants.Kind) ([]recordRow, error) {
 	if len(matchKeys) == 0 {
-		return nil, nil
+		return []recordRow{}, nil // no key finds no row
 	}
 	args := make([]any, 0, len(matchKeys)+1+len(kinds))
 	for _, k := range matchKeys {

@@ -70,7 +70,7 @@ func (e Endpoint) Live() bool { return e.FailingSince == nil }
 // first: OutboxEvent.DeliveriesTo creates no delivery for such an event.
 func WantedEvents(events []OutboxEvent, endpoints func(tenantID string) ([]Endpoint, error)) ([]OutboxEvent, error) {
 	if len(events) == 0 {
-		return nil, nil
+		return events, nil
 	}
 	byTenant := map[string][]Endpoint{}
 	out := events[:0:0]

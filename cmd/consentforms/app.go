@@ -46,7 +46,7 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 		Forms: formPagesDeps(store, keys, tens, forms, cases)}, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
 		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions, Texts: store.Texts,
 		Chains: store.AuditChains, Outbox: store.Outbox, Bulk: store.Bulk, SMS: store.SMS}, Persons: cases.Persons, Bulk: cases.Bulk, Rights: cases.Rights, Observer: m,
-		SecretsKeys: ring.SecretsKeys, Diagnostics: cases.WebhookDiag, WebhookPolicy: hooks,
+		Provision: provisionOn(store, hooks, ring.SecretsKeys), Diagnostics: cases.WebhookDiag,
 		Enforcer: enf, Logger: log, SessionKeys: ring.SessionKeys, TrustedProxies: proxies, PurgeKey: apiKeys.Purge, PurgeForm: purgeForm, PurgeTenant: tens.Purge, Now: time.Now,
 		PasswordChecks: lim.PasswordChecks, ExportJSON: api.ExportView, PublicURL: urls.links})
 	return app, cases, nil

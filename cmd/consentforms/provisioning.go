@@ -11,15 +11,21 @@ import (
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/provision"
+	"github.com/consentforms/consentforms/tenants/sealed"
+	"github.com/consentforms/consentforms/tenants/webhook"
 )
 
 // cliActor is how the audit log names the CLI.
 var cliActor = provision.Actor{Name: "cli", Operator: true}
 
-// provisioner runs the provisioning operations on an open store.
-func provisioner(s tenants.Stores) *provision.Service {
+// provisioner runs the provisioning operations on an open store, for the CLI.
+func provisioner(s tenants.Stores) *provision.Service { return provisionOn(s, webhook.Policy{}, nil) }
+
+// provisionOn is the one wiring of the provisioning operations: the CLI's (provisioner) and,
+// with the webhook URL policy and the keys that seal SMS secrets, the admin UI's (build).
+func provisionOn(s tenants.Stores, p webhook.Policy, secretsKeys func() *sealed.Keys) *provision.Service {
 	return &provision.Service{Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Texts: s.Texts, Staff: s.Staff, Sessions: s.Sessions,
-		Tokens: s.Tokens, Endpoints: s.Outbox, Audit: s.Audit, SMS: s.SMS, Now: time.Now}
+		Tokens: s.Tokens, Endpoints: s.Outbox, Audit: s.Audit, SMS: s.SMS, Now: time.Now, WebhookPolicy: p, SecretsKeys: secretsKeys}
 }
 
 // flagErrors words provisioning's refusals with the command's flags:

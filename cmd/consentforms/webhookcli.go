@@ -86,9 +86,7 @@ func webhookDelete(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
 }
 
 func createEndpoint(ctx context.Context, s tenants.Stores, p webhook.Policy, tenantID, url, events string) (any, error) {
-	svc := provisioner(s)
-	svc.WebhookPolicy = p
-	e, err := svc.CreateEndpoint(ctx, cliActor, provision.EndpointInput{TenantID: tenantID, URL: url, Events: events})
+	e, err := provisionOn(s, p, nil).CreateEndpoint(ctx, cliActor, provision.EndpointInput{TenantID: tenantID, URL: url, Events: events})
 	if err != nil {
 		return nil, err
 	}

@@ -92,9 +92,14 @@ func (p *Passes) retain(ctx context.Context, pol policy) (tenants.Counts, error)
 		if err != nil || len(due) == 0 {
 			return total, err
 		}
+		// The forms' personal fields are loaded before the write (which reads nothing): the
+		// records it changes are these, by id.
 		ids := make([]string, len(due))
 		for i, r := range due {
 			ids[i] = r.ID
+			if _, err := p.Ops.Persons.PersonalFields(ctx, pol.tenantID, r.FormID, forms); err != nil {
+				return total, err
+			}
 		}
 		erased, err := s.Writer.Erase(ctx, tenants.Change{TenantID: pol.tenantID, RecordIDs: ids,
 			Apply: func(rec *tenants.Record) (bool, error) {
@@ -102,11 +107,7 @@ func (p *Passes) retain(ctx context.Context, pol policy) (tenants.Counts, error)
 				if rec.AnonymisedAt != nil || !dueAt(*rec, from, cutoff) {
 					return false, nil
 				}
-				declared, err := p.Ops.Persons.PersonalFields(ctx, pol.tenantID, rec.FormID, forms)
-				if err != nil {
-					return false, err
-				}
-				*rec = anonymise.StripIn(*rec, declared, country, now)
+				*rec = anonymise.StripIn(*rec, forms[rec.FormID], country, now)
 				return true, nil
 			},
 			Audit: func(erased []tenants.Record) []tenants.AuditEntry {

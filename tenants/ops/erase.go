@@ -3,7 +3,9 @@ package ops
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"time"
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/anonymise"
@@ -69,7 +71,12 @@ func (s *Persons) EraseKeys(ctx context.Context, tenantID, actor, requestID, sub
 	if err != nil {
 		return Erasure{}, wrap("erase", err)
 	}
-	forms := map[string]map[string]bool{}
+	// What the change needs is loaded before it writes: the personal fields of the forms of the
+	// person's records, so that the write reads nothing from the store.
+	forms, err := s.formsOf(ctx, tenantID, own)
+	if err != nil {
+		return Erasure{}, wrap("erase", err)
+	}
 	belongs := func(rec tenants.Record) bool {
 		return slices.ContainsFunc(rec.MatchKeys, func(k string) bool { return slices.Contains(own, k) })
 	}
@@ -80,9 +87,11 @@ func (s *Persons) EraseKeys(ctx context.Context, tenantID, actor, requestID, sub
 			if !belongs(*rec) {
 				return s.removeMentions(rec, country, mentions), nil
 			}
-			declared, err := s.PersonalFields(ctx, tenantID, rec.FormID, forms)
-			if err != nil {
-				return false, err
+			declared, ok := forms[rec.FormID]
+			if !ok {
+				// A record of a form none of the person's records had when the erasure began,
+				// stored since: the erasure writes nothing, and its repeat loads that form too.
+				return false, &tenants.RetryError{Err: fmt.Errorf("a record of form %q arrived during the erasure: %w", rec.FormID, tenants.ErrUnavailable), After: time.Second}
 			}
 			*rec = anonymise.StripIn(*rec, declared, country, now)
 			return true, nil
@@ -162,19 +171,39 @@ func (s *Core) TenantCountry(ctx context.Context, tenantID string) (string, erro
 	return t.DefaultCountry, err
 }
 
+// formsOf returns the personal fields (PersonalFields) of the forms of the tenant's records
+// that carry any of keys, by form id.
+func (s *Persons) formsOf(ctx context.Context, tenantID string, keys []string) (map[string]map[string]bool, error) {
+	forms := map[string]map[string]bool{}
+	if len(keys) == 0 {
+		return forms, nil
+	}
+	recs, err := s.Records.Find(ctx, tenantID, keys)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range recs {
+		if _, err := s.PersonalFields(ctx, tenantID, r.FormID, forms); err != nil {
+			return nil, err
+		}
+	}
+	return forms, nil
+}
+
 // PersonalFields returns the custom fields the form declares personal, cached in cache (per
 // pass or call).
 func (s *Persons) PersonalFields(ctx context.Context, tenantID, formID string, cache map[string]map[string]bool) (map[string]bool, error) {
-	if formID == "" {
-		return nil, nil
-	}
 	if d, ok := cache[formID]; ok {
 		return d, nil
 	}
+	if formID == "" { // a record of no form declares nothing
+		cache[formID] = map[string]bool{}
+		return cache[formID], nil
+	}
 	f, err := s.Forms.Get(ctx, tenantID, formID)
 	if errors.Is(err, tenants.ErrNotFound) {
-		cache[formID] = nil
-		return nil, nil
+		cache[formID] = map[string]bool{}
+		return cache[formID], nil
 	}
 	if err != nil {
 		return nil, err

@@ -58,7 +58,7 @@ func (s *Intake) StampTexts(ctx context.Context, tenantID string, form *tenants.
 // texts are the form's texts, none where the service has no text lookup.
 func (s *Core) texts(ctx context.Context, tenantID, formID string) ([]tenants.ConsentText, error) {
 	if s.Texts == nil {
-		return nil, nil
+		return []tenants.ConsentText{}, nil
 	}
 	return s.Texts.List(ctx, tenantID, formID)
 }

@@ -86,11 +86,11 @@ func isNull(raw json.RawMessage) bool {
 	return string(raw) == "null"
 }
 
-// objects reads an array of objects: nil when absent or null, malformed when of another type.
+// objects reads an array of objects: none when absent or null, malformed when of another type.
 func (f fields) objects(key string) ([]fields, error) {
 	raw, ok := f[key]
 	if !ok || isNull(raw) {
-		return nil, nil
+		return []fields{}, nil
 	}
 	var list []json.RawMessage
 	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &list) != nil {
