@@ -28,6 +28,8 @@ func (d *Dispatcher) attempt(ctx context.Context, dl tenants.Delivery) (store fu
 		return func() error { return err }
 	case ep.FailingSince != nil:
 		return func() error { return d.finish(ctx, dl, tenants.DeliveryFailed, "endpoint disabled", now) }
+	case ep.URL == tenants.MailEndpointURL:
+		return d.attemptMail(ctx, dl)
 	}
 	result, ok := d.send(ctx, ep, dl)
 	now = d.now()

@@ -36,6 +36,9 @@ type Config struct {
 	// (default 90 s): a server with many endpoints does not hold a connection to each of
 	// them for ever, where the receivers keep idle connections open.
 	IdleTimeout time.Duration
+	// Mailer sends the deliveries of the tenants' mail endpoints (mail.go; nil: they fail
+	// as not set up).
+	Mailer Mailer
 }
 
 func (c Config) withDefaults() Config {

@@ -49,6 +49,10 @@ type Endpoint struct {
 	FailingSince *time.Time `json:"failingSince,omitempty"`
 }
 
+// MailEndpointURL is the URL of a tenant's mail endpoint: its deliveries are sent as mail
+// through the tenant's mail server (tenant set-smtp), not posted. No webhook URL can be it.
+const MailEndpointURL = "smtp:"
+
 // Wants reports whether the endpoint subscribes to events of type typ.
 func (e Endpoint) Wants(typ string) bool {
 	for _, t := range e.Events {
