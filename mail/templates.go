@@ -205,7 +205,7 @@ var defaultText = map[Kind]map[string][2]string{ // kind → lang → subject, t
 			"Please confirm: {{form_name}}",
 			`Hello {{first_name}},
 
-thank you for filling in "{{form_name}}" for {{org_name}}. Please confirm it was you by opening this link:
+Thank you for filling in the form "{{form_name}}" for {{org_name}}. Please confirm it was you by opening this link:
 
 {{confirm_url}}
 
@@ -221,7 +221,7 @@ You can change or withdraw your consent at any time:
 			"Bitte bestätigen Sie: {{form_name}}",
 			`Hallo {{first_name}},
 
-danke, dass Sie „{{form_name}}“ von {{org_name}} ausgefüllt haben. Bitte bestätigen Sie mit diesem Link, dass Sie es waren:
+danke, dass Sie das Formular „{{form_name}}“ von {{org_name}} ausgefüllt haben. Bitte bestätigen Sie mit diesem Link, dass Sie es waren:
 
 {{confirm_url}}
 
@@ -239,7 +239,7 @@ Ihre Einwilligung können Sie jederzeit ändern oder widerrufen:
 			"Reminder: please confirm {{form_name}}",
 			`Hello {{first_name}},
 
-you recently filled in "{{form_name}}" for {{org_name}}, but it is not confirmed yet. One click is all it takes:
+You recently filled in the form "{{form_name}}" for {{org_name}}, but it is not confirmed yet. One click is all it takes:
 
 {{confirm_url}}
 
@@ -255,7 +255,7 @@ You can change or withdraw your consent at any time:
 			"Erinnerung: Bitte bestätigen Sie {{form_name}}",
 			`Hallo {{first_name}},
 
-Sie haben vor Kurzem „{{form_name}}“ von {{org_name}} ausgefüllt, aber noch nicht bestätigt. Ein Klick genügt:
+Sie haben vor Kurzem das Formular „{{form_name}}“ von {{org_name}} ausgefüllt, es aber noch nicht bestätigt. Ein Klick genügt:
 
 {{confirm_url}}
 
@@ -273,7 +273,7 @@ Ihre Einwilligung können Sie jederzeit ändern oder widerrufen:
 			"Thank you: {{form_name}} is confirmed",
 			`Hello {{first_name}},
 
-thank you for confirming "{{form_name}}". {{org_name}} has recorded your consent.
+Thank you for confirming. {{org_name}} has recorded your consent for "{{form_name}}".
 
 You can change or withdraw it at any time:
 {{preferences_url}}
@@ -285,7 +285,7 @@ You can change or withdraw it at any time:
 			"Vielen Dank: {{form_name}} ist bestätigt",
 			`Hallo {{first_name}},
 
-vielen Dank für Ihre Bestätigung von „{{form_name}}“. {{org_name}} hat Ihre Einwilligung gespeichert.
+vielen Dank für Ihre Bestätigung. {{org_name}} hat Ihre Einwilligung zu „{{form_name}}“ gespeichert.
 
 Sie können sie jederzeit ändern oder widerrufen:
 {{preferences_url}}
