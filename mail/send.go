@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/mail"
 	"net/textproto"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -100,10 +101,9 @@ func Send(ctx context.Context, srv Server, m Message, timeout time.Duration) Res
 }
 
 // newClient configures go-mail for srv. The dialer is ours so that the
-// session's context reaches past the connect: go-mail bounds each step
-// with its own timeout but consults the context only while dialing, so
-// the connection is closed when ctx ends, which unblocks any read or
-// write. The dialer also does the implicit TLS handshake, since go-mail
+// session's context reaches past the connect: go-mail consults the
+// context only while dialing, so the connection is closed when ctx ends,
+// which unblocks any read or write. The dialer also does the implicit TLS handshake, since go-mail
 // skips its own TLS dialer when given one.
 func newClient(ctx context.Context, srv Server, timeout time.Duration) (*gomail.Client, error) {
 	host := normalizeHost(srv.Host)
@@ -134,7 +134,11 @@ func newClient(ctx context.Context, srv Server, timeout time.Duration) (*gomail.
 
 	opts := []gomail.Option{
 		gomail.WithPort(srv.Port),
-		gomail.WithTimeout(timeout),
+		// go-mail's deadline on each step is only a backstop behind the
+		// session's: later by a margin, so that a hang ends on ctx and
+		// the Answer says it timed out (go-mail hides the i/o timeout
+		// of a failed MAIL, RCPT or DATA behind its own error).
+		gomail.WithTimeout(timeout + time.Second),
 		gomail.WithDialContextFunc(dial),
 		gomail.WithTLSConfig(tlsConf),
 	}
@@ -202,14 +206,14 @@ func buildMsg(srv Server, m Message) (*gomail.Msg, error) {
 	}
 
 	msg := gomail.NewMsg(gomail.WithNoDefaultUserAgent())
-	msg.FromMailAddress(from)
-	msg.ToMailAddress(to)
+	msg.FromMailAddress(withASCIIDomain(from))
+	msg.ToMailAddress(withASCIIDomain(to))
 	if srv.ReplyTo != "" {
 		rt, err := parseAddress(srv.ReplyTo)
 		if err != nil {
 			return nil, errors.New("reply_to: not a valid address")
 		}
-		msg.ReplyToMailAddress(rt)
+		msg.ReplyToMailAddress(withASCIIDomain(rt))
 	}
 	msg.Subject(m.Subject)
 	msg.SetMessageIDWithValue(m.ID + "@" + domainOf(from))
@@ -289,7 +293,7 @@ func classify(ctx context.Context, timeout time.Duration, err error, msg *gomail
 		return Result{Outcome: Retry, Answer: answer, Code: code}
 	}
 	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+	case errors.Is(ctx.Err(), context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
 		answer = "timed out after " + timeout.String() + ": " + answer
 	case ctx.Err() != nil:
 		answer = "cancelled: " + answer

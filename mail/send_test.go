@@ -148,6 +148,32 @@ func TestSendTextOnly(t *testing.T) {
 	}
 }
 
+func TestSendIDNDomains(t *testing.T) {
+	t.Parallel()
+	be := newBackend()
+	srv := startServer(t, be, plainOnly)
+	srv.From = "Jörg <info@müller.de>"
+	m := testMessage()
+	m.To = "ada@bücher.example"
+	if r := Send(context.Background(), srv, m, 5*time.Second); r.Outcome != Sent {
+		t.Fatalf("Send = %+v", r)
+	}
+	got := be.messages()[0]
+	if got.From != "info@xn--mller-kva.de" || got.To[0] != "ada@xn--bcher-kva.example" {
+		t.Errorf("envelope from %q to %q, want punycode domains", got.From, got.To)
+	}
+	pm, err := mail.ReadMessage(bytes.NewReader(got.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id := pm.Header.Get("Message-Id"); id != "<m-42.1@xn--mller-kva.de>" {
+		t.Errorf("Message-ID %q", id)
+	}
+	if from, err := pm.Header.AddressList("From"); err != nil || from[0].Name != "Jörg" {
+		t.Errorf("From %q: %v", pm.Header.Get("From"), err)
+	}
+}
+
 func TestSendReplies(t *testing.T) {
 	t.Parallel()
 	rejected := "<" + rcptAddr + ">: Recipient address rejected: mailbox unavailable"

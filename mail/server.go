@@ -122,6 +122,13 @@ func domainOf(a *mail.Address) string {
 	return d
 }
 
+// withASCIIDomain writes an address's domain in punycode, which every
+// server takes; a UTF-8 domain needs SMTPUTF8, which many lack.
+func withASCIIDomain(a *mail.Address) *mail.Address {
+	local := a.Address[:strings.LastIndexByte(a.Address, '@')]
+	return &mail.Address{Name: a.Name, Address: local + "@" + domainOf(a)}
+}
+
 // normalizeHost drops the brackets of an IPv6 literal and a trailing dot,
 // so "[::1]" and "localhost." are judged like "::1" and "localhost".
 func normalizeHost(h string) string {

@@ -110,6 +110,14 @@ func TestRenderEscaping(t *testing.T) {
 	if out.Subject != "Danke von Acme Bcc: x" {
 		t.Errorf("Subject %q", out.Subject)
 	}
+
+	// A value is not searched for placeholders itself.
+	out, err = Template{Kind: ThankYou, Subject: "x", Text: "{{first_name}} {{org_name}}"}.Render(Values{
+		PlaceholderFirstName: "{{org_name}}", PlaceholderOrgName: "Acme",
+	})
+	if err != nil || out.Text != "{{org_name}} Acme" {
+		t.Errorf("Render = %q, %v", out.Text, err)
+	}
 }
 
 func TestRenderEmptyValues(t *testing.T) {
