@@ -103,8 +103,8 @@ func Send(ctx context.Context, srv Server, m Message, timeout time.Duration) Res
 // newClient configures go-mail for srv. The dialer is ours so that the
 // session's context reaches past the connect: go-mail consults the
 // context only while dialing, so the connection is closed when ctx ends,
-// which unblocks any read or write. The dialer also does the implicit TLS handshake, since go-mail
-// skips its own TLS dialer when given one.
+// which unblocks any read or write. The dialer also does the implicit TLS
+// handshake, since go-mail skips its own TLS dialer when given one.
 func newClient(ctx context.Context, srv Server, timeout time.Duration) (*gomail.Client, error) {
 	host := normalizeHost(srv.Host)
 	addr := net.JoinHostPort(host, strconv.Itoa(srv.Port))
