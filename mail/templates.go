@@ -19,7 +19,7 @@ const (
 	Confirmation Kind = "confirmation"
 	// Reminder asks again when a confirmation was not acted on.
 	Reminder Kind = "reminder"
-	// ThankYou thanks for a confirmed consent.
+	// ThankYou thanks the person for a submission.
 	ThankYou Kind = "thank_you"
 )
 
@@ -270,24 +270,24 @@ Ihre Einwilligung können Sie jederzeit ändern oder widerrufen:
 	},
 	ThankYou: {
 		"en": {
-			"Thank you: {{form_name}} is confirmed",
+			"Thank you for taking part: {{form_name}}",
 			`Hello {{first_name}},
 
-Thank you for confirming. {{org_name}} has recorded your consent for "{{form_name}}".
+Thank you. {{org_name}} has received what you sent for "{{form_name}}".
 
-You can change or withdraw it at any time:
+You can change or withdraw your consent at any time:
 {{preferences_url}}
 
 {{org_name}}
 `,
 		},
 		"de": {
-			"Vielen Dank: {{form_name}} ist bestätigt",
+			"Vielen Dank für Ihre Teilnahme: {{form_name}}",
 			`Hallo {{first_name}},
 
-vielen Dank für Ihre Bestätigung. {{org_name}} hat Ihre Einwilligung zu „{{form_name}}“ gespeichert.
+vielen Dank. {{org_name}} hat Ihre Angaben zu „{{form_name}}“ erhalten.
 
-Sie können sie jederzeit ändern oder widerrufen:
+Sie können Ihre Einwilligung jederzeit ändern oder widerrufen:
 {{preferences_url}}
 
 {{org_name}}

@@ -32,10 +32,11 @@ type formSettings struct {
 	HostedPage    bool   `json:"hostedPage,omitempty"`
 	AllowNoJS     bool   `json:"allowNoJs,omitempty"`
 	ConsentSource string `json:"consentSource,omitempty"`
+	ThankYouMail  bool   `json:"thankYouMail,omitempty"`
 }
 
 func settingsOf(f tenants.Form) string {
-	b, _ := json.Marshal(formSettings{HostedPage: f.HostedPage, AllowNoJS: f.AllowNoJS, ConsentSource: f.ConsentSource})
+	b, _ := json.Marshal(formSettings{HostedPage: f.HostedPage, AllowNoJS: f.AllowNoJS, ConsentSource: f.ConsentSource, ThankYouMail: f.ThankYouMail})
 	return string(b)
 }
 
@@ -82,7 +83,7 @@ func scanForm(row scanner) (tenants.Form, error) {
 	if err := json.Unmarshal([]byte(settings), &set); err != nil {
 		return f, fmt.Errorf("decode settings of form %s: %w", f.FormID, err)
 	}
-	f.HostedPage, f.AllowNoJS, f.ConsentSource = set.HostedPage, set.AllowNoJS, set.ConsentSource
+	f.HostedPage, f.AllowNoJS, f.ConsentSource, f.ThankYouMail = set.HostedPage, set.AllowNoJS, set.ConsentSource, set.ThankYouMail
 	if doubleOptIn != "" {
 		f.DoubleOptIn = strings.Split(doubleOptIn, ",")
 	}

@@ -78,6 +78,9 @@ type Form struct {
 	// ConsentSource is the consent_source the public ways in record as proof ("" is
 	// "web:<form id>"); what a browser sends for it is ignored.
 	ConsentSource string `json:"consentSource,omitempty"`
+	// ThankYouMail sends a thank-you mail after each submission with an address, through the
+	// tenant's mail server (docs/API.md §16).
+	ThankYouMail bool `json:"thankYouMail,omitempty"`
 }
 
 // PublicSource is the consent_source a submission through a public way in records.

@@ -29,6 +29,10 @@ const (
 	// EventUndecodableRecord: a stored record whose body could not be decoded, read without
 	// its custom fields (docs/OPERATIONS.md#limits).
 	EventUndecodableRecord Event = "undecodable_record"
+	// A tenant's mail through its mail server: accepted, to be tried again, refused for good.
+	EventMailSent    Event = "mail_sent"
+	EventMailRetried Event = "mail_retried"
+	EventMailFailed  Event = "mail_failed"
 )
 
 // NopObserver observes nothing.

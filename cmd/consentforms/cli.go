@@ -144,6 +144,7 @@ func formUpdate(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
 		"primary-for":    fs.String("primary-for", "", `how long the primary-purpose consent given on the hosted page lasts (1y, P18M); "" is 1y`),
 		"contact-for":    fs.String("contact-for", "", `how long the general-contact consents given on the hosted page last (2y); "" is 2y`),
 		"hosted-page":    fs.String("hosted-page", "", "on: serve the form's hosted page (/f/…); off: 404 there unless a publishable key names the form"),
+		"thank-you-mail": fs.String("thank-you-mail", "", "on: send a thank-you mail after each submission with an address (needs tenant set-smtp); off: none"),
 		"allow-no-js":    fs.String("allow-no-js", "", "on: the hosted page takes submissions without the spam challenge from browsers without script, limited per address and marked unchallenged"),
 		"consent-source": fs.String("consent-source", "", `the consent_source the public ways in record; "" is web:<form id>`),
 	}

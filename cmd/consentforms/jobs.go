@@ -49,7 +49,7 @@ func takeLeases(ctx context.Context, repo tenants.LeaseRepo, log *slog.Logger) m
 // serverJobs is the background work of a server, started and stopped as one group
 // (package jobs): each once-per-cluster job runs a pass only while this instance holds its
 // lease; a job's failure is logged, counted, and the job goes on.
-func serverJobs(ctx context.Context, cfg Config, store tenants.Stores, cases ops.Cases, retentionEvery time.Duration, log *slog.Logger) []jobs.Job {
+func serverJobs(ctx context.Context, cfg Config, store tenants.Stores, cases ops.Cases, mailer dispatch.Mailer, retentionEvery time.Duration, log *slog.Logger) []jobs.Job {
 	leases := takeLeases(ctx, store.Leases, log)
 	passes := &jobs.Passes{Ops: cases, Catalogue: catalogue{store}}
 	failed := func(name string, err error) {
@@ -65,7 +65,9 @@ func serverJobs(ctx context.Context, cfg Config, store tenants.Stores, cases ops
 			return do(ctx)
 		}
 	}
-	dispatcher := dispatch.NewDispatcher(cache.NewOutbox(store.Outbox), cfg.Webhooks, log, time.Now)
+	hooks := cfg.Webhooks
+	hooks.Mailer = mailer
+	dispatcher := dispatch.NewDispatcher(cache.NewOutbox(store.Outbox), hooks, log, time.Now)
 	dispatcher.Held = leases[jobDispatch].Held
 	js := []jobs.Job{
 		jobs.Every("expiry job", expiryEvery, true, held(jobExpiry, func(ctx context.Context) error {

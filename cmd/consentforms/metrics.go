@@ -62,7 +62,8 @@ func newMetrics() *metrics {
 	m.reg.MustRegister(m.requests, m.latency, m.batchSize, m.batchTime, m.storeErrs, m.events, m.refusals, build,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.eventNames = map[tenants.Event]bool{}
-	for _, e := range []tenants.Event{tenants.EventErasure, tenants.EventErasedRecord, tenants.EventUnsubscribe, tenants.EventConsentExpired, tenants.EventUndecodableRecord} {
+	for _, e := range []tenants.Event{tenants.EventErasure, tenants.EventErasedRecord, tenants.EventUnsubscribe, tenants.EventConsentExpired, tenants.EventUndecodableRecord,
+		tenants.EventMailSent, tenants.EventMailRetried, tenants.EventMailFailed} {
 		m.eventNames[e] = true
 		m.events.WithLabelValues(string(e)) // present at 0 from the start
 	}

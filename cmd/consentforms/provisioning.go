@@ -25,7 +25,8 @@ func provisioner(s tenants.Stores) *provision.Service { return provisionOn(s, we
 // with the webhook URL policy and the keys that seal SMS secrets, the admin UI's (build).
 func provisionOn(s tenants.Stores, p webhook.Policy, secretsKeys func() *sealed.Keys) *provision.Service {
 	return &provision.Service{Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Texts: s.Texts, Staff: s.Staff, Sessions: s.Sessions,
-		Tokens: s.Tokens, Endpoints: s.Outbox, Audit: s.Audit, SMS: s.SMS, Now: time.Now, WebhookPolicy: p, SecretsKeys: secretsKeys}
+		Tokens: s.Tokens, Endpoints: s.Outbox, Audit: s.Audit, SMS: s.SMS, Now: time.Now, WebhookPolicy: p, SecretsKeys: secretsKeys,
+		CheckMailServer: checkMailServer}
 }
 
 // flagErrors words provisioning's refusals with the command's flags:
@@ -111,9 +112,10 @@ func updateForm(ctx context.Context, s tenants.Stores, tenantID, formID string, 
 	in.Language, in.ConfirmWithin = given("language"), given("confirm-within")
 	in.PrimaryFor, in.ContactFor = given("primary-for"), given("contact-for")
 	in.HostedPage, in.AllowNoJS, in.ConsentSource = given("hosted-page"), given("allow-no-js"), given("consent-source")
+	in.ThankYouMail = given("thank-you-mail")
 	if in.DoubleOptIn == nil && in.Language == nil && in.ConfirmWithin == nil && in.PrimaryFor == nil && in.ContactFor == nil &&
-		in.HostedPage == nil && in.AllowNoJS == nil && in.ConsentSource == nil {
-		return nil, errors.New("give at least one of --double-opt-in, --language, --confirm-within, --primary-for, --contact-for, --hosted-page, --allow-no-js, --consent-source")
+		in.HostedPage == nil && in.AllowNoJS == nil && in.ConsentSource == nil && in.ThankYouMail == nil {
+		return nil, errors.New("give at least one of --double-opt-in, --language, --confirm-within, --primary-for, --contact-for, --hosted-page, --allow-no-js, --consent-source, --thank-you-mail")
 	}
 	f, err := provisioner(s).UpdateFormSettings(ctx, cliActor, in)
 	if errors.Is(err, tenants.ErrNotFound) {
@@ -131,7 +133,7 @@ func formSettingsOut(f tenants.Form) map[string]any {
 	primary, contact := f.ConsentDeadlines()
 	return map[string]any{"formId": f.FormID, "language": f.Language, "doubleOptIn": nonNil(f.DoubleOptIn),
 		"confirmWithin": f.ConfirmPeriod(), "primaryFor": primary, "contactFor": contact,
-		"hostedPage": onOff(f.HostedPage), "allowNoJs": onOff(f.AllowNoJS), "consentSource": f.PublicSource()}
+		"hostedPage": onOff(f.HostedPage), "allowNoJs": onOff(f.AllowNoJS), "consentSource": f.PublicSource(), "thankYouMail": onOff(f.ThankYouMail)}
 }
 
 func onOff(b bool) string {

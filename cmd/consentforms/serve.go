@@ -66,7 +66,8 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 		log.Warn("CONSENTFORMS_PUBLIC_URL is not set: the links the service mails and shows to people point at "+urls.links+
 			", which only this machine can open; set it to the address people reach the service at", "linkBase", urls.links)
 	}
-	app, cases, err := build(store, keys, newKeyring(cfg, keys), cfg.TrustedProxies, urls, cfg.Webhooks.Policy, lim, log, m)
+	ring := newKeyring(cfg, keys)
+	app, cases, err := build(store, keys, ring, cfg.TrustedProxies, urls, cfg.Webhooks.Policy, lim, log, m)
 	if err != nil {
 		return err
 	}
@@ -94,7 +95,7 @@ func serveOn(ctx context.Context, cfg Config, ln net.Listener, stdout, stderr io
 	served := make(chan error, 1)
 	go func() { served <- app.Listener(newLimitListener(ln, lim, cfg.TrustedProxies, log)) }()
 	// Stopped before the store closes (deferred earlier): no job writes to a closed store.
-	background := jobs.Start(ctx, serverJobs(ctx, cfg, store, cases, retentionEvery, log)...)
+	background := jobs.Start(ctx, serverJobs(ctx, cfg, store, cases, mailOutbox(store, ring.SecretsKeys, m), retentionEvery, log)...)
 	defer background.Stop()
 
 	select {

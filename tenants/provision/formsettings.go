@@ -26,6 +26,8 @@ type FormSettings struct {
 	PrimaryFor, ContactFor *string
 	// HostedPage and AllowNoJS: "on" or "off" (the hosted page; its no-script fallback).
 	HostedPage, AllowNoJS *string
+	// ThankYouMail: "on" or "off" (a thank-you mail after each submission).
+	ThankYouMail *string
 	// ConsentSource: the consent_source the public ways in record; "" is web:<form id>.
 	ConsentSource *string
 }
@@ -84,7 +86,7 @@ func CheckFormSettings(in FormSettings) (FormSettings, tenants.Violations) {
 		field string
 		in    *string
 		out   **string
-	}{{"hosted_page", in.HostedPage, &out.HostedPage}, {"allow_no_js", in.AllowNoJS, &out.AllowNoJS}} {
+	}{{"hosted_page", in.HostedPage, &out.HostedPage}, {"allow_no_js", in.AllowNoJS, &out.AllowNoJS}, {"thank_you_mail", in.ThankYouMail, &out.ThankYouMail}} {
 		if v.in != nil {
 			o := strings.ToLower(strings.TrimSpace(*v.in))
 			if o != "on" && o != "off" {
@@ -140,6 +142,9 @@ func (s *Service) UpdateFormSettings(ctx context.Context, a Actor, in FormSettin
 	}
 	if in.AllowNoJS != nil {
 		f.AllowNoJS = *in.AllowNoJS == "on"
+	}
+	if in.ThankYouMail != nil {
+		f.ThankYouMail = *in.ThankYouMail == "on"
 	}
 	if in.ConsentSource != nil {
 		f.ConsentSource = *in.ConsentSource

@@ -46,6 +46,9 @@ type Service struct {
 	// SMS keeps the SMS provider secrets, sealed with SecretsKeys (sms.go).
 	SMS         tenants.SMSRepo
 	SecretsKeys func() *sealed.Keys
+	// CheckMailServer checks a mail server's settings (mail.go), answering tenants.Violations
+	// named by field; nil checks nothing.
+	CheckMailServer func(tenants.MailServer) error
 }
 
 // Actor is who asks for an operation, as the audit log names them ("cli", "staff:<id>"),

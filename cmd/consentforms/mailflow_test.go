@@ -1,0 +1,165 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// mailEnv is a server that polls its outbox often and retries soon, for the mail tests.
+var mailEnv = []string{"CONSENTFORMS_WEBHOOK_BACKOFF=50ms", "CONSENTFORMS_WEBHOOK_POLL=20ms"}
+
+// doiBody is a submission of petition by email whose e-mail consent waits for confirmation.
+func doiBody(id, email string) map[string]any {
+	return map[string]any{"form_id": "petition", "submission_id": id, "email": email, "first_name": "Ada",
+		"consent_to_primary_purpose": true, "consent_to_primary_purpose_deadline_interval": "2y", "consent_to_general_contact_email": true}
+}
+
+// TestMailConfirmation: with a mail server set, a double-opt-in submission sends the
+// confirmation itself, to the person's address, from the tenant's sender, in the form's
+// language, with the absolute confirmation link and the one-click unsubscribe headers (RFC
+// 8058); the link confirms, the one-click POST withdraws, and nothing logged names the address.
+// The settings print no password; the password never reaches the store in the clear.
+func TestMailConfirmation(t *testing.T) {
+	t.Parallel()
+	rcv := newSMTPReceiver(t)
+	s := startServer(t, mailEnv...)
+	tn := openTenant(s)
+	k := s.key(tn, "all")
+	out := setSMTP(t, s, tn, rcv)
+	if out["set"] != true || out["host"] != "127.0.0.1" || out["password"] != nil || strings.Contains(toJSON(out), rcv.pass) {
+		t.Fatalf("set-smtp printed %v", out)
+	}
+	s.cli("form", "update", "--tenant", tn, "--form-id", "petition", "--double-opt-in", "email")
+	submit(t, s, k, doiBody("m1", "ada@example.org"))
+
+	m := rcv.await(t, 1)[0]
+	if len(m.To) != 1 || m.To[0] != "ada@example.org" {
+		t.Errorf("sent to %v", m.To)
+	}
+	if from := m.Header.Get("From"); !strings.Contains(from, "campaign@forest.example") || m.Header.Get("Reply-To") != "<team@forest.example>" && !strings.Contains(m.Header.Get("Reply-To"), "team@forest.example") {
+		t.Errorf("From %q Reply-To %q", from, m.Header.Get("Reply-To"))
+	}
+	if !strings.HasPrefix(m.subject(), "Please confirm") || !strings.Contains(m.Text, "Hello Ada,") {
+		t.Errorf("subject %q, text %q", m.subject(), m.Text)
+	}
+	confirm := pathOf(t, s, consentOf(recordRead(t, s, k, "m1"), "generalContactEmail")["confirmationUrl"])
+	if !strings.Contains(m.Text, s.LinkBase+confirm) {
+		t.Errorf("the mail lacks the absolute confirmation link %s:\n%s", s.LinkBase+confirm, m.Text)
+	}
+	unsub := strings.Trim(m.Header.Get("List-Unsubscribe"), "<>")
+	if !strings.HasPrefix(unsub, s.LinkBase+"/w/") || m.Header.Get("List-Unsubscribe-Post") != "List-Unsubscribe=One-Click" {
+		t.Errorf("List-Unsubscribe %q, List-Unsubscribe-Post %q", m.Header.Get("List-Unsubscribe"), m.Header.Get("List-Unsubscribe-Post"))
+	}
+	if c := call(t, s, "POST", confirm, "", nil); c.Status != 200 {
+		t.Fatalf("confirm: %d %s", c.Status, c.Body)
+	}
+	if got := consentOf(recordRead(t, s, k, "m1"), "generalContactEmail")["status"]; got != "granted" {
+		t.Fatalf("after the mail's link: %v", got)
+	}
+	// The one-click unsubscribe, as a mail client posts it.
+	oneClick := call(t, s, "POST", strings.TrimPrefix(unsub, s.LinkBase), "", "List-Unsubscribe=One-Click", "Content-Type: application/x-www-form-urlencoded")
+	if oneClick.Status != 200 {
+		t.Fatalf("one-click unsubscribe: %d %s", oneClick.Status, oneClick.Body)
+	}
+	if got := consentOf(recordRead(t, s, k, "m1"), "generalContactEmail")["status"]; got != "revoked" {
+		t.Errorf("after the one-click unsubscribe: %v", got)
+	}
+	for _, where := range []string{s.stdout.String(), s.stderr.String()} {
+		if strings.Contains(where, "ada@example.org") || strings.Contains(where, rcv.pass) {
+			t.Errorf("the log names the recipient or the password:\n%s", where)
+		}
+	}
+	if strings.Contains(toJSON(auditOf(t, s, tn, "")), "forest.example") {
+		t.Error("the audit log names an address of the mail settings")
+	}
+}
+
+// TestMailGermanAndThankYou: a German form's confirmation is in German; a form with the
+// thank-you mail on thanks each submission with an address, one without sends none.
+func TestMailGermanAndThankYou(t *testing.T) {
+	t.Parallel()
+	rcv := newSMTPReceiver(t)
+	s := startServer(t, mailEnv...)
+	tn := openTenant(s)
+	k := s.key(tn, "all")
+	setSMTP(t, s, tn, rcv)
+	s.cli("form", "update", "--tenant", tn, "--form-id", "petition", "--double-opt-in", "email", "--language", "de")
+	s.cli("form", "create", "--tenant", tn, "--form-id", "thanks")
+	s.cli("form", "update", "--tenant", tn, "--form-id", "thanks", "--thank-you-mail", "on")
+	s.cli("form", "create", "--tenant", tn, "--form-id", "quiet")
+	submit(t, s, k, doiBody("de1", "ute@example.org"))
+	quiet := doiBody("q1", "quiet@example.org")
+	quiet["form_id"] = "quiet"
+	submit(t, s, k, quiet)
+	thanks := doiBody("t1", "tom@example.org")
+	thanks["form_id"] = "thanks"
+	submit(t, s, k, thanks)
+	got := rcv.await(t, 2)
+	time.Sleep(300 * time.Millisecond) // a mail the quiet form would wrongly send arrives by now
+	by := map[string]sentMail{}
+	for _, m := range rcv.mails() {
+		by[m.To[0]] = m
+	}
+	if de, ok := by["ute@example.org"]; !ok || !strings.HasPrefix(de.subject(), "Bitte bestätigen Sie") || !strings.Contains(de.Text, "Hallo Ada,") {
+		t.Errorf("the German confirmation: %q %q", de.subject(), de.Text)
+	}
+	if ty, ok := by["tom@example.org"]; !ok || !strings.HasPrefix(ty.subject(), "Thank you") {
+		t.Errorf("the thank-you: %+v", ty)
+	}
+	if _, ok := by["quiet@example.org"]; ok || len(rcv.mails()) != len(got) {
+		t.Errorf("mails sent: %d; the quiet form sent one: %v", len(rcv.mails()), ok)
+	}
+}
+
+// TestMailRetriesAndFinal: a 4xx answer is retried until the server takes the mail, which
+// arrives once; a 5xx answer is final: the mail is not tried again.
+func TestMailRetriesAndFinal(t *testing.T) {
+	t.Parallel()
+	rcv := newSMTPReceiver(t)
+	s := startServer(t, mailEnv...)
+	tn := openTenant(s)
+	k := s.key(tn, "all")
+	setSMTP(t, s, tn, rcv)
+	s.cli("form", "update", "--tenant", tn, "--form-id", "petition", "--double-opt-in", "email")
+	rcv.answer.Store(451)
+	submit(t, s, k, doiBody("r1", "retry@example.org"))
+	eventually(t, func() bool { return rcv.attempts.Load() >= 2 })
+	rcv.answer.Store(0)
+	rcv.await(t, 1)
+	time.Sleep(300 * time.Millisecond)
+	if n := len(rcv.mails()); n != 1 {
+		t.Errorf("the retried mail arrived %d times", n)
+	}
+	rcv.answer.Store(550)
+	before := rcv.attempts.Load()
+	submit(t, s, k, doiBody("r2", "final@example.org"))
+	eventually(t, func() bool { return rcv.attempts.Load() > before })
+	time.Sleep(500 * time.Millisecond) // ten retry delays
+	if n := rcv.attempts.Load() - before; n != 1 {
+		t.Errorf("a mail answered 550 was tried %d times", n)
+	}
+}
+
+// TestMailErasedBeforeSending: a person erased while their confirmation waits for a retry is
+// never mailed: the address is read when the mail goes, and the erasure took it.
+func TestMailErasedBeforeSending(t *testing.T) {
+	t.Parallel()
+	rcv := newSMTPReceiver(t)
+	s := startServer(t, mailEnv...)
+	tn := openTenant(s)
+	k := s.key(tn, "all")
+	setSMTP(t, s, tn, rcv)
+	s.cli("form", "update", "--tenant", tn, "--form-id", "petition", "--double-opt-in", "email")
+	rcv.answer.Store(451)
+	submit(t, s, k, doiBody("e1", "gone@example.org"))
+	eventually(t, func() bool { return rcv.attempts.Load() >= 1 })
+	if c := erase(t, s, k, map[string]any{"email": "gone@example.org"}); c.FormSubmissions != 1 {
+		t.Fatalf("erasure: %+v", c)
+	}
+	rcv.answer.Store(0)
+	time.Sleep(500 * time.Millisecond) // ten retry delays
+	if got := rcv.mails(); len(got) != 0 {
+		t.Errorf("an erased person was mailed: %v", got[0].To)
+	}
+}
