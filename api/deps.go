@@ -42,11 +42,17 @@ type Links interface {
 	Links(ctx context.Context, rec tenants.Record) ops.RecordLinks
 }
 
+// Confirmations mail a pending confirmation again (docs/API.md §16).
+type Confirmations interface {
+	ResendConfirmation(ctx context.Context, tenantID, actor, requestID, publicID string) error
+}
+
 var (
-	_ Intake  = (*ops.Intake)(nil)
-	_ Persons = (*ops.Persons)(nil)
-	_ Rights  = (*ops.Rights)(nil)
-	_ Links   = (*ops.Core)(nil)
+	_ Confirmations = (*ops.LinkPages)(nil)
+	_ Intake        = (*ops.Intake)(nil)
+	_ Persons       = (*ops.Persons)(nil)
+	_ Rights        = (*ops.Rights)(nil)
+	_ Links         = (*ops.Core)(nil)
 )
 
 // observer is the metrics' observer: Deps.Observer, else one that observes nothing.

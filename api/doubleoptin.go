@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -50,4 +51,25 @@ func (s *server) recordConsents(c *fiber.Ctx, rec tenants.Record) (recordConsent
 func plainConsents(c consentsView) recordConsentsView {
 	return recordConsentsView{recordConsentView{consentView: c.PrimaryPurpose}, recordConsentView{consentView: c.GeneralContactEmail},
 		recordConsentView{consentView: c.GeneralContactPhone}}
+}
+
+// resendConfirmation is POST /api/v1/forms/submissions/{submission_id}/resend-confirmation: the
+// pending e-mail confirmation mailed again (202); 409 when nothing waits for confirmation or the
+// tenant has no mail server.
+func (s *server) resendConfirmation(c *fiber.Ctx) error {
+	a := authOf(c)
+	err := s.Confirmations.ResendConfirmation(c.UserContext(), a.tenant.ID, a.actor, requestID(c), c.Params("id"))
+	switch {
+	case errors.Is(err, tenants.ErrNotFound):
+		return notFound("No submission with this id.")
+	case errors.Is(err, ops.ErrNothingPending):
+		return &Error{Status: fiber.StatusConflict, Kind: "Conflict", Code: "nothing_pending",
+			Message: "This submission has no e-mail consent waiting for its confirmation."}
+	case errors.Is(err, ops.ErrNoMailServer):
+		return &Error{Status: fiber.StatusConflict, Kind: "Conflict", Code: "no_mail_server",
+			Message: "This organisation has set no mail server (consentforms tenant set-smtp), so the service sends no mail."}
+	case err != nil:
+		return err
+	}
+	return c.Status(fiber.StatusAccepted).JSON(fiber.Map{"submissionId": c.Params("id"), "resent": true})
 }

@@ -40,6 +40,8 @@ type Deps struct {
 	Persons Persons
 	Rights  Rights
 	Links   Links
+	// Confirmations mail a pending confirmation again.
+	Confirmations Confirmations
 	// Observer counts refusals and store errors in the metrics (nil: nothing is counted).
 	Observer tenants.Observer
 	Enforcer *policies.Enforcer
@@ -196,6 +198,7 @@ func (a *Server) Mount(app *fiber.App) {
 	v1.Options("/forms/accept-submission", s.preflight(fiber.MethodPost))
 	v1.Get("/forms/submissions/:id", s.key("api:submissions", "read"), s.getSubmission)
 	v1.Get("/forms/submissions/:id/receipt", s.key("api:submissions", "read"), s.getReceipt)
+	v1.Post("/forms/submissions/:id/resend-confirmation", s.key("api:submissions", "write"), s.resendConfirmation)
 	v1.Get("/forms/:form_id/challenge", s.key("api:challenge", "read"), s.challenge)
 	v1.Options("/forms/:form_id/challenge", s.preflight(fiber.MethodGet))
 	v1.Get("/consents", s.key("api:submissions", "read"), s.getConsents)

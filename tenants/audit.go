@@ -20,7 +20,9 @@ const (
 	ActionConsentGranted = "consent.granted"
 	ActionConsentRevoked = "consent.revoked"
 	ActionConsentExpired = "consent.expired"
-	ActionGDPRAnonymised = "gdpr.anonymised"
+	// ActionConfirmationResent: staff had a pending confirmation mailed again.
+	ActionConfirmationResent = "consent.confirmation_resent"
+	ActionGDPRAnonymised     = "gdpr.anonymised"
 	// ActionGDPRMentionsRemoved: an erasure removed the values naming the person from records
 	// of others (docs/API.md §5.1); the entry names those records and counts them.
 	ActionGDPRMentionsRemoved = "gdpr.mentions_removed"

@@ -30,11 +30,11 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 	cases := ops.New(ops.Config{Tenants: store.Tenants, Records: store.Records, Forms: store.Forms, IntakeForms: forms, Writer: store.Writer,
 		Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now, Rights: store.Records, Audit: store.Audit, Texts: texts,
 		Observer: m, Bulk: store.Bulk, SMS: store.SMS, FormList: store.Forms, Staff: store.Staff,
-		PersonLinks: &links.Links{Signer: links.NewSigner(keys.HMAC), PublicURL: urls.links}, SpentTokens: store.SpentTokens,
+		PersonLinks: &links.Links{Signer: links.NewSigner(keys.HMAC), PublicURL: urls.links}, SpentTokens: store.SpentTokens, Outbox: store.Outbox,
 		WebhookDiag: &ops.WebhookDiagnostics{Repo: store.WebhookDiag, Now: time.Now}})
 	purgeForm := func(tenantID, formID string) { forms.Purge(tenantID, formID); texts.Purge(tenantID, formID) }
 	a := api.NewServer(api.Deps{Keys: apiKeys, Tenants: tens, Forms: forms, Records: store.Records, Tokens: store.Tokens,
-		Intake: cases.Intake, Persons: cases.Persons, Rights: cases.Rights, Links: cases.Core, Observer: m,
+		Intake: cases.Intake, Persons: cases.Persons, Rights: cases.Rights, Links: cases.Core, Confirmations: cases.Pages, Observer: m,
 		Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now, TrustedProxies: prefixStrings(proxies),
 		ObserveRequest: m.Request, Diagnostics: cases.WebhookDiag,
 		SMSSecrets: ops.SMSSecrets{Repo: store.SMS, Keys: ring.SecretsKeys}, PublicURL: urls.configured,

@@ -163,3 +163,54 @@ func TestMailErasedBeforeSending(t *testing.T) {
 		t.Errorf("an erased person was mailed: %v", got[0].To)
 	}
 }
+
+// TestMailResend: staff have a pending confirmation mailed again (202, the same link, audited);
+// a submission made before the mail server was set is mailed on its first resend; once
+// confirmed, a resend is 409 nothing_pending; without a mail server 409 no_mail_server; an
+// unknown id 404.
+func TestMailResend(t *testing.T) {
+	t.Parallel()
+	rcv := newSMTPReceiver(t)
+	s := startServer(t, mailEnv...)
+	tn, other := openTenant(s), openTenant(s)
+	k, ko := s.key(tn, "all"), s.key(other, "all")
+	for _, x := range []string{tn, other} {
+		s.cli("form", "update", "--tenant", x, "--form-id", "petition", "--double-opt-in", "email")
+	}
+	resend := func(key, id string) response {
+		return call(t, s, "POST", "/api/v1/forms/submissions/"+id+"/resend-confirmation", key, nil)
+	}
+	submit(t, s, k, doiBody("early", "early@example.org"))
+	setSMTP(t, s, tn, rcv)
+	if r := resend(k, "early"); r.Status != 202 || str(r.JSON(t), "submissionId") != "early" || r.JSON(t)["resent"] != true {
+		t.Fatalf("resend of a submission made before the mail server: %d %s", r.Status, r.Body)
+	}
+	first := rcv.await(t, 1)[0]
+	if first.To[0] != "early@example.org" {
+		t.Errorf("sent to %v", first.To)
+	}
+	if r := resend(k, "early"); r.Status != 202 {
+		t.Fatalf("second resend: %d %s", r.Status, r.Body)
+	}
+	again := rcv.await(t, 2)[1]
+	confirm := pathOf(t, s, consentOf(recordRead(t, s, k, "early"), "generalContactEmail")["confirmationUrl"])
+	if !strings.Contains(first.Text, s.LinkBase+confirm) || !strings.Contains(again.Text, s.LinkBase+confirm) {
+		t.Errorf("the resent mail does not carry the same link %s", confirm)
+	}
+	if n := len(auditOf(t, s, tn, "consent.confirmation_resent")); n != 2 {
+		t.Errorf("%d consent.confirmation_resent entries, want 2", n)
+	}
+	if c := call(t, s, "POST", confirm, "", nil); c.Status != 200 {
+		t.Fatalf("confirm: %d", c.Status)
+	}
+	if r := resend(k, "early"); r.Status != 409 || str(r.JSON(t), "code") != "nothing_pending" {
+		t.Errorf("resend after confirming: %d %s", r.Status, r.Body)
+	}
+	submit(t, s, ko, doiBody("o1", "other@example.org"))
+	if r := resend(ko, "o1"); r.Status != 409 || str(r.JSON(t), "code") != "no_mail_server" {
+		t.Errorf("resend without a mail server: %d %s", r.Status, r.Body)
+	}
+	if r := resend(k, "o1"); r.Status != 404 {
+		t.Errorf("resend of another tenant's id: %d %s", r.Status, r.Body)
+	}
+}

@@ -61,6 +61,8 @@ type Config struct {
 	// remembers the used ones (events.go, linkpages.go; nil PersonLinks: no links).
 	PersonLinks *links.Links
 	SpentTokens tenants.SpentTokenRepo
+	// Outbox holds the mail endpoint's deliveries, which a resend makes due again (resend.go).
+	Outbox tenants.OutboxRepo
 }
 
 // Cases are the case families, each a type of its own with what it needs; a face takes the
@@ -93,7 +95,7 @@ func New(c Config) Cases {
 		Intake:      &Intake{Core: core, IntakeForms: c.IntakeForms},
 		Persons:     persons,
 		Rights:      &Rights{Core: core, Rights: c.Rights},
-		Pages:       &LinkPages{Core: core, SpentTokens: c.SpentTokens},
+		Pages:       &LinkPages{Core: core, SpentTokens: c.SpentTokens, Outbox: c.Outbox},
 		Bulk:        &Bulk{Core: core, Bulk: c.Bulk, Staff: c.Staff, Persons: persons},
 		WebhookDiag: c.WebhookDiag}
 }
@@ -142,6 +144,7 @@ type Rights struct {
 type LinkPages struct {
 	*Core
 	SpentTokens tenants.SpentTokenRepo
+	Outbox      tenants.OutboxRepo
 }
 
 // Bulk is the four-eyes bulk erasure: preview, request, decision, and what its job runs.
