@@ -1,9 +1,18 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/consentforms/consentforms/sqlite/sqlitetest"
 )
 
 // mailEnv is a server that polls its outbox often and retries soon, for the mail tests.
@@ -212,5 +221,106 @@ func TestMailResend(t *testing.T) {
 	}
 	if r := resend(k, "o1"); r.Status != 404 {
 		t.Errorf("resend of another tenant's id: %d %s", r.Status, r.Body)
+	}
+}
+
+// silentSMTP is a mail server that takes connections and never answers.
+func silentSMTP(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held []net.Conn
+	var mu sync.Mutex
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		_ = ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			_ = c.Close()
+		}
+	})
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// TestMailHangingServerDelaysNoOtherTenant: tenant A's mail server takes connections and never
+// answers; while A's confirmations hang (each up to the 30 s bound of a session), tenant B's
+// arrives (the receiver waits 15 s at most).
+func TestMailHangingServerDelaysNoOtherTenant(t *testing.T) {
+	t.Parallel()
+	rcv := newSMTPReceiver(t)
+	s := startServer(t, mailEnv...)
+	a, b := openTenant(s), openTenant(s)
+	ka, kb := s.key(a, "all"), s.key(b, "all")
+	hang := &smtpReceiver{Port: silentSMTP(t), user: "campaign", pass: "smtp-password-1"}
+	setSMTP(t, s, a, hang)
+	setSMTP(t, s, b, rcv)
+	for _, x := range []string{a, b} {
+		s.cli("form", "update", "--tenant", x, "--form-id", "petition", "--double-opt-in", "email")
+	}
+	for i := range 6 {
+		submit(t, s, ka, doiBody(fmt.Sprintf("a%d", i), fmt.Sprintf("a%d@example.org", i)))
+	}
+	time.Sleep(200 * time.Millisecond) // A's attempts now hang
+	start := time.Now()
+	submit(t, s, kb, doiBody("b1", "b1@example.org"))
+	rcv.await(t, 1)
+	// Not a timing check: A's attempts each hang for the 30 s bound of a mail's session, so B's
+	// mail arriving at all before those end is what shows it did not wait behind them.
+	t.Logf("tenant B's confirmation arrived %v after its submission, with tenant A's mail server hanging", time.Since(start).Round(time.Millisecond))
+}
+
+// TestMailSurvivesKill: mails queued when the server is killed (SIGKILL) are sent after it
+// starts again: none is lost.
+func TestMailSurvivesKill(t *testing.T) {
+	if mongoURI != "" {
+		t.Skip("the queued mail is the outbox's: the crash tests of the outbox run on both stores; this one on the embedded store")
+	}
+	t.Parallel()
+	rcv := newSMTPReceiver(t)
+	dir := t.TempDir()
+	if err := sqlitetest.Seed(dir); err != nil {
+		t.Fatal(err)
+	}
+	tn, key := dirTenant(t, dir)
+	pw := filepath.Join(t.TempDir(), "pw")
+	if err := os.WriteFile(pw, []byte(rcv.pass), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dirCLI(t, dir, "tenant", "set-smtp", "--tenant", tn, "--host", "127.0.0.1", "--port", strconv.Itoa(rcv.Port), "--tls", "none",
+		"--user", rcv.user, "--password-file", pw, "--from", "Forest <campaign@forest.example>")
+	dirCLI(t, dir, "form", "update", "--tenant", tn, "--form-id", "petition", "--double-opt-in", "email")
+	rcv.answer.Store(451)
+	c := startChild(t, dir, mailEnv...)
+	for i := range 5 {
+		body, _ := json.Marshal(doiBody(fmt.Sprintf("k%d", i), fmt.Sprintf("k%d@example.org", i)))
+		if code, _, b := c.post(t, "/api/v1/forms/accept-submission", key, string(body)); code != 200 {
+			t.Fatalf("submit: %d %s", code, b)
+		}
+	}
+	eventually(t, func() bool { return rcv.attempts.Load() >= 5 })
+	_ = c.cmd.Process.Kill()
+	<-c.exited
+	rcv.answer.Store(0)
+	startChild(t, dir, mailEnv...)
+	got := rcv.await(t, 5)
+	to := map[string]bool{}
+	for _, m := range got {
+		to[m.To[0]] = true
+	}
+	if len(to) != 5 {
+		t.Errorf("after the kill %d distinct people were mailed, want 5: %v", len(to), to)
 	}
 }
