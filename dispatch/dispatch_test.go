@@ -537,9 +537,16 @@ func TestQueueRefilledWhileAttemptsRun(t *testing.T) {
 	m := newMemDeliveries()
 	m.add("we_1", srv.URL, n, time.Now().Add(-time.Minute))
 	var readsDuringAttempts int
+	// A read counts when an attempt is in flight during it. The request of the attempt that
+	// started the read may reach the endpoint a little after the read began (slow under the
+	// race detector), so the read waits a moment for it; were reads made only once every
+	// attempt had its outcome stored, no attempt could start while one waits here.
 	m.onDue = func() {
-		if open.Load() > 0 {
-			readsDuringAttempts++
+		for deadline := time.Now().Add(250 * time.Millisecond); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			if open.Load() > 0 {
+				readsDuringAttempts++
+				return
+			}
 		}
 	}
 	runDispatcher(t, m, time.Hour)

@@ -166,10 +166,17 @@ func TestMailErasedBeforeSending(t *testing.T) {
 	if c := erase(t, s, k, map[string]any{"email": "gone@example.org"}); c.FormSubmissions != 1 {
 		t.Fatalf("erasure: %+v", c)
 	}
+	// An attempt that read the address just before the erasure may still be talking to the
+	// server; it is answered 451 too. Then no attempt is made at all: six retry delays pass.
+	time.Sleep(300 * time.Millisecond)
+	settled := rcv.attempts.Load()
 	rcv.answer.Store(0)
 	time.Sleep(500 * time.Millisecond) // ten retry delays
 	if got := rcv.mails(); len(got) != 0 {
 		t.Errorf("an erased person was mailed: %v", got[0].To)
+	}
+	if n := rcv.attempts.Load(); n != settled {
+		t.Errorf("%d attempts to mail an erased person after the erasure settled", n-settled)
 	}
 }
 
