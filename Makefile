@@ -1,7 +1,7 @@
 # consentforms — see README.md. Every target works on a fresh machine with Go installed.
 GO ?= go
 
-.PHONY: run generate build-shared test test-race test-other test-mongo lint lint-go lint-openapi bench bench-bin bench-http bench-parts bench-store bench-crash check-generated
+.PHONY: run generate build-shared test test-race test-other test-mongo lint lint-go lint-openapi bench bench-bin bench-http bench-parts bench-store bench-crash bench-soak check-generated
 
 run: ## Run the server on the embedded store (./data).
 	$(GO) run ./cmd/consentforms
@@ -140,3 +140,9 @@ bench-store: bench-bin ## 120k records on the embedded store: person operations 
 bench-crash: bench-bin ## SIGKILL under load on each store, then every acknowledged submission is read back.
 	bin/bench crash -bin bin/consentforms
 	bin/bench crash -bin bin/consentforms -store mongo
+
+# bench-soak takes an hour: SOAK=5m shortens each store's run (the verdict needs a few minutes).
+SOAK ?= 30m
+bench-soak: bench-bin ## $(SOAK) of mixed load on each store (intake, reads, receipts, unsubscribes, erasures, webhooks, mail): RSS, goroutines, open files and database size every minute; fails on growth after the warm-up.
+	bin/bench soak -bin bin/consentforms -d $(SOAK)
+	bin/bench soak -bin bin/consentforms -d $(SOAK) -store mongo

@@ -3,7 +3,8 @@
 // ceiling` is that ceiling's process),
 // `bench sms` (SMS opt-outs, Twilio and Telnyx, at 100k records),
 // `bench store` (person operations, admin pages, audit export and restart with 120k records)
-// and `bench crash` (SIGKILL under load loses no acknowledged submission).
+// `bench crash` (SIGKILL under load loses no acknowledged submission) and `bench soak` (a long
+// mixed load, the server's memory, goroutines, open files and database size every minute).
 package main
 
 import (
@@ -27,7 +28,7 @@ func main() {
 
 func run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: bench http|ceiling|store|sms|crash [-bin path]")
+		return fmt.Errorf("usage: bench http|ceiling|store|sms|crash|soak [-bin path]")
 	}
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	bin := fs.String("bin", "bin/consentforms", "the consentforms binary")
@@ -41,7 +42,8 @@ func run(ctx context.Context, args []string) error {
 	texts := fs.Bool("texts", false, "alternate the plain form with one that has consent texts and double opt-in by e-mail, instead of the shared-phone runs (http)")
 	keep := fs.String("keep", "", "seed into this data dir and keep it afterwards; a dir seeded so before is measured again without seeding (store)")
 	discard := fs.String("discard", "", "a binary built with -tags benchdiscard (stores nothing): measure the parts of a submission's cost instead (http)")
-	store := fs.String("store", "sqlite", "sqlite, or mongo: MongoDB's stand-in (FerretDB) started here on loopback (crash)")
+	store := fs.String("store", "sqlite", "sqlite, or mongo: MongoDB's stand-in (FerretDB) started here on loopback (crash, soak)")
+	rate := fs.Int("rate", 40, "operations a second (soak)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -70,6 +72,11 @@ func run(ctx context.Context, args []string) error {
 			return benchCrashMongo(ctx, *bin, *dur)
 		}
 		return benchCrash(ctx, *bin, *dur, nil, "SQLite")
+	case "soak":
+		if *dur == 0 {
+			*dur = 30 * time.Minute
+		}
+		return benchSoak(ctx, *bin, *store, *dur, *rate)
 	default:
 		return fmt.Errorf("unknown benchmark %q", args[0])
 	}
