@@ -30,11 +30,17 @@ type Persons interface {
 	ApplySMS(ctx context.Context, tenantID, actor, provider, requestID string, msgs []unsubscribe.Message) (ops.SMSOutcome, error)
 }
 
-// Rights serve the receipt (docs/API.md §12.3), the access export and the re-permission list.
+// Rights serve the receipts (docs/API.md §12.3), the access export and the re-permission list.
 type Rights interface {
-	Receipt(ctx context.Context, tenantID, publicID string) (ops.Receipt, error)
+	ReceiptOf(ctx context.Context, tenantID string, kind tenants.Kind, publicID string) (ops.Receipt, error)
 	Export(ctx context.Context, tenantID, actor, requestID string, id ops.Identity) (ops.PersonExport, error)
 	Expiring(ctx context.Context, tenantID, actor, requestID string, r ops.ExpiringRequest) (ops.ExpiringPage, error)
+}
+
+// ReceiptKeys are the tenants' receipt signing keys: the newest signs, all are published.
+type ReceiptKeys interface {
+	Signing(ctx context.Context, tenantID string) (ops.ReceiptKey, error)
+	All(ctx context.Context, tenantID string) ([]ops.ReceiptKey, error)
 }
 
 // Links are a record's confirmation and withdrawal links for the person (docs/API.md §13).
@@ -49,6 +55,7 @@ type Confirmations interface {
 
 var (
 	_ Confirmations = (*ops.LinkPages)(nil)
+	_ ReceiptKeys   = ops.ReceiptKeys{}
 	_ Intake        = (*ops.Intake)(nil)
 	_ Persons       = (*ops.Persons)(nil)
 	_ Rights        = (*ops.Rights)(nil)

@@ -144,6 +144,7 @@ var openAPIUnauthenticated = map[string]bool{
 	"GET /api/docs":                     true,
 	"GET /api/docs/{asset}":             true,
 	"GET /api/v1/mailchimp/unsubscribe": true,
+	"GET /.well-known/jwks.json":        true,
 	// CORS preflights carry no key (docs/API.md §14).
 	"OPTIONS /api/v1/forms/accept-submission":   true,
 	"OPTIONS /api/v1/forms/{form_id}/challenge": true,

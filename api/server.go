@@ -42,6 +42,8 @@ type Deps struct {
 	Links   Links
 	// Confirmations mail a pending confirmation again.
 	Confirmations Confirmations
+	// ReceiptKeys sign receipts (?format=jws) and are published as JWKS (nil: no signed receipts).
+	ReceiptKeys ReceiptKeys
 	// Observer counts refusals and store errors in the metrics (nil: nothing is counted).
 	Observer tenants.Observer
 	Enforcer *policies.Enforcer
@@ -190,6 +192,8 @@ func (a *Server) Mount(app *fiber.App) {
 	s := a.s
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	app.Get("/readyz", s.ready)
+	// The tenants' receipt keys: anyone may check a signed receipt (docs/API.md §12.3).
+	app.Get("/.well-known/jwks.json", s.jwks)
 
 	v1 := app.Group("/api/v1")
 	referenceRoutes(app)
@@ -197,7 +201,9 @@ func (a *Server) Mount(app *fiber.App) {
 	v1.Post("/forms/accept-submission", s.key("api:submissions", "write"), s.acceptSubmission)
 	v1.Options("/forms/accept-submission", s.preflight(fiber.MethodPost))
 	v1.Get("/forms/submissions/:id", s.key("api:submissions", "read"), s.getSubmission)
-	v1.Get("/forms/submissions/:id/receipt", s.key("api:submissions", "read"), s.getReceipt)
+	v1.Get("/forms/submissions/:id/receipt", s.key("api:submissions", "read"), s.getReceipt(tenants.KindFormSubmission))
+	v1.Get("/digitisation/submissions/:id/receipt", s.key("api:submissions", "read"), s.getReceipt(tenants.KindDigitisation))
+	v1.Get("/canvassing/submissions/:id/receipt", s.key("api:submissions", "read"), s.getReceipt(tenants.KindCanvassing))
 	v1.Post("/forms/submissions/:id/resend-confirmation", s.key("api:submissions", "write"), s.resendConfirmation)
 	v1.Get("/forms/:form_id/challenge", s.key("api:challenge", "read"), s.challenge)
 	v1.Options("/forms/:form_id/challenge", s.preflight(fiber.MethodGet))

@@ -35,7 +35,8 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 	purgeForm := func(tenantID, formID string) { forms.Purge(tenantID, formID); texts.Purge(tenantID, formID) }
 	a := api.NewServer(api.Deps{Keys: apiKeys, Tenants: tens, Forms: forms, Records: store.Records, Tokens: store.Tokens,
 		Intake: cases.Intake, Persons: cases.Persons, Rights: cases.Rights, Links: cases.Core, Confirmations: cases.Pages, Observer: m,
-		Enforcer: enf, Ready: store.Ping, Logger: log, Now: time.Now, TrustedProxies: prefixStrings(proxies),
+		ReceiptKeys: ops.ReceiptKeys{Repo: store.SMS, Keys: ring.SecretsKeys, Derive: derive(keys.HMAC, "consentforms receipt signing keys"), Now: time.Now},
+		Enforcer:    enf, Ready: store.Ping, Logger: log, Now: time.Now, TrustedProxies: prefixStrings(proxies),
 		ObserveRequest: m.Request, Diagnostics: cases.WebhookDiag,
 		SMSSecrets: ops.SMSSecrets{Repo: store.SMS, Keys: ring.SecretsKeys}, PublicURL: urls.configured,
 		OAuthKey:    derive(keys.HMAC, "consentforms sendgrid oauth access tokens"),

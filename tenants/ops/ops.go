@@ -94,7 +94,7 @@ func New(c Config) Cases {
 	return Cases{Core: core,
 		Intake:      &Intake{Core: core, IntakeForms: c.IntakeForms},
 		Persons:     persons,
-		Rights:      &Rights{Core: core, Rights: c.Rights},
+		Rights:      &Rights{Core: core, Rights: c.Rights, Outbox: c.Outbox},
 		Pages:       &LinkPages{Core: core, SpentTokens: c.SpentTokens, Outbox: c.Outbox},
 		Bulk:        &Bulk{Core: core, Bulk: c.Bulk, Staff: c.Staff, Persons: persons},
 		WebhookDiag: c.WebhookDiag}
@@ -138,6 +138,8 @@ type Persons struct {
 type Rights struct {
 	*Core
 	Rights tenants.RightsRepo
+	// Outbox names the receipts' recipients (the tenant's endpoints); nil: none named.
+	Outbox tenants.OutboxRepo
 }
 
 // LinkPages are the cases behind the person's confirmation and withdrawal pages.
