@@ -65,7 +65,7 @@ func (o *Outbox) Mail(ctx context.Context, dl tenants.Delivery) (result string, 
 		return "store unavailable", false, false
 	}
 	switch {
-	case kind == Confirmation && rec.Consents.GeneralContactEmail.Status != tenants.StatusPending:
+	case (kind == Confirmation || kind == Reminder) && !rec.Consents.GeneralContactEmail.PendingAt(time.Now()):
 		return "no mail: nothing waits for confirmation any more", true, true
 	case kind == ThankYou && !f.ThankYouMail:
 		return "no mail: the form sends no thank-you", true, true
@@ -99,6 +99,8 @@ func mailKind(typ, consent string) (Kind, bool) {
 	switch {
 	case typ == tenants.EventTypeConfirmationRequested && consent == string(tenants.ConsentGeneralContactEmail):
 		return Confirmation, true
+	case typ == tenants.EventTypeConfirmationReminder && consent == string(tenants.ConsentGeneralContactEmail):
+		return Reminder, true
 	case typ == tenants.EventTypeConsentGranted && consent == "":
 		return ThankYou, true
 	}

@@ -102,6 +102,7 @@ type formDoc struct {
 	AllowNoJS     bool       `bson:"allowNoJs,omitempty"`
 	ConsentSource string     `bson:"consentSource,omitempty"`
 	ThankYouMail  bool       `bson:"thankYouMail,omitempty"`
+	RemindAfter   string     `bson:"remindAfter,omitempty"`
 }
 
 func toFormDoc(f tenants.Form) formDoc {
@@ -109,7 +110,8 @@ func toFormDoc(f tenants.Form) formDoc {
 		Fields: convertAll(f.Fields, func(fd tenants.FieldDef) fieldDoc { return fieldDoc(fd) }), CreatedAt: f.CreatedAt,
 		UpdatedAt: f.UpdatedAt, Retention: f.Retention, RetentionFrom: f.RetentionFrom, Language: f.Language,
 		DoubleOptIn: f.DoubleOptIn, ConfirmWithin: f.ConfirmWithin, PrimaryFor: f.PrimaryFor, ContactFor: f.ContactFor,
-		HostedPage: f.HostedPage, AllowNoJS: f.AllowNoJS, ConsentSource: f.ConsentSource, ThankYouMail: f.ThankYouMail}
+		HostedPage: f.HostedPage, AllowNoJS: f.AllowNoJS, ConsentSource: f.ConsentSource, ThankYouMail: f.ThankYouMail,
+		RemindAfter: f.RemindAfter}
 }
 
 func (d formDoc) form() tenants.Form {
@@ -117,7 +119,8 @@ func (d formDoc) form() tenants.Form {
 		Fields: convertAll(d.Fields, func(fd fieldDoc) tenants.FieldDef { return tenants.FieldDef(fd) }), CreatedAt: d.CreatedAt,
 		UpdatedAt: d.UpdatedAt, Retention: d.Retention, RetentionFrom: d.RetentionFrom, Language: d.Language,
 		DoubleOptIn: d.DoubleOptIn, ConfirmWithin: d.ConfirmWithin, PrimaryFor: d.PrimaryFor, ContactFor: d.ContactFor,
-		HostedPage: d.HostedPage, AllowNoJS: d.AllowNoJS, ConsentSource: d.ConsentSource, ThankYouMail: d.ThankYouMail}
+		HostedPage: d.HostedPage, AllowNoJS: d.AllowNoJS, ConsentSource: d.ConsentSource, ThankYouMail: d.ThankYouMail,
+		RemindAfter: d.RemindAfter}
 }
 
 // bulkDoc is a bulk erasure request as stored.

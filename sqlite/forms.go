@@ -33,10 +33,12 @@ type formSettings struct {
 	AllowNoJS     bool   `json:"allowNoJs,omitempty"`
 	ConsentSource string `json:"consentSource,omitempty"`
 	ThankYouMail  bool   `json:"thankYouMail,omitempty"`
+	RemindAfter   string `json:"remindAfter,omitempty"`
 }
 
 func settingsOf(f tenants.Form) string {
-	b, _ := json.Marshal(formSettings{HostedPage: f.HostedPage, AllowNoJS: f.AllowNoJS, ConsentSource: f.ConsentSource, ThankYouMail: f.ThankYouMail})
+	b, _ := json.Marshal(formSettings{HostedPage: f.HostedPage, AllowNoJS: f.AllowNoJS, ConsentSource: f.ConsentSource, ThankYouMail: f.ThankYouMail,
+		RemindAfter: f.RemindAfter})
 	return string(b)
 }
 
@@ -84,6 +86,7 @@ func scanForm(row scanner) (tenants.Form, error) {
 		return f, fmt.Errorf("decode settings of form %s: %w", f.FormID, err)
 	}
 	f.HostedPage, f.AllowNoJS, f.ConsentSource, f.ThankYouMail = set.HostedPage, set.AllowNoJS, set.ConsentSource, set.ThankYouMail
+	f.RemindAfter = set.RemindAfter
 	if doubleOptIn != "" {
 		f.DoubleOptIn = strings.Split(doubleOptIn, ",")
 	}

@@ -81,6 +81,22 @@ type Form struct {
 	// ThankYouMail sends a thank-you mail after each submission with an address, through the
 	// tenant's mail server (docs/API.md §16).
 	ThankYouMail bool `json:"thankYouMail,omitempty"`
+	// RemindAfter is when, after a submission, a confirmation that still waits is mailed once
+	// more (an interval, "3d"); "" is half the confirmation period, RemindNone none
+	// (consent.RemindAt reads it).
+	RemindAfter string `json:"remindAfter,omitempty"`
+}
+
+// RemindNone turns a form's confirmation reminder off.
+const RemindNone = "none"
+
+// Reminder is the form's reminder setting as staff read it: "none", an interval, or "half the
+// confirmation period" for the default.
+func (f Form) Reminder() string {
+	if f.RemindAfter == "" {
+		return "half the confirmation period"
+	}
+	return f.RemindAfter
 }
 
 // PublicSource is the consent_source a submission through a public way in records.

@@ -3,6 +3,7 @@ package tenants
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -16,6 +17,9 @@ const (
 	// EventTypeConfirmationRequested: a submission to a form with double opt-in left a consent
 	// pending; the tenant sends the person the confirmation URL it carries.
 	EventTypeConfirmationRequested = "consent.confirmation_requested"
+	// EventTypeConfirmationReminder is the service's own: the reminder mail of a confirmation
+	// still waiting, a delivery to the tenant's mail endpoint only, never subscribed to.
+	EventTypeConfirmationReminder = "consent.confirmation_reminder"
 )
 
 // eventTypes lists the event types an endpoint can subscribe to.
@@ -107,9 +111,32 @@ func (ev OutboxEvent) DeliveriesTo(eps []Endpoint) []Delivery {
 		if ep.Wants(ev.Type) && ep.Live() && !ep.CreatedAt.After(ev.Time) {
 			out = append(out, Delivery{EndpointID: ep.ID, EventID: ev.ID, TenantID: ev.TenantID, Type: ev.Type,
 				Payload: ev.Payload, CreatedAt: ev.Time, Status: DeliveryPending, NextAt: ev.Time})
+			if at, ok := ev.remindAt(); ok && ep.URL == MailEndpointURL {
+				out = append(out, Delivery{EndpointID: ep.ID, EventID: ev.ID + "-reminder", TenantID: ev.TenantID,
+					Type: EventTypeConfirmationReminder, Payload: ev.Payload, CreatedAt: ev.Time, Status: DeliveryPending, NextAt: at})
+			}
 		}
 	}
 	return out
+}
+
+// remindAt is the reminder time a consent.confirmation_requested event carries (its data's
+// remindAt, which intake sets from the form), read without decoding the payload.
+func (ev OutboxEvent) remindAt() (time.Time, bool) {
+	const key = `"remindAt":"`
+	if ev.Type != EventTypeConfirmationRequested {
+		return time.Time{}, false
+	}
+	i := strings.LastIndex(ev.Payload, key)
+	if i < 0 {
+		return time.Time{}, false
+	}
+	v, _, ok := strings.Cut(ev.Payload[i+len(key):], `"`)
+	if !ok {
+		return time.Time{}, false
+	}
+	at, err := time.Parse(time.RFC3339, v)
+	return at, err == nil
 }
 
 // Fanned is an event of the outbox with the deliveries its fan-out creates (none when no

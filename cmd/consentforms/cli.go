@@ -145,6 +145,7 @@ func formUpdate(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
 		"contact-for":    fs.String("contact-for", "", `how long the general-contact consents given on the hosted page last (2y); "" is 2y`),
 		"hosted-page":    fs.String("hosted-page", "", "on: serve the form's hosted page (/f/…); off: 404 there unless a publishable key names the form"),
 		"thank-you-mail": fs.String("thank-you-mail", "", "on: send a thank-you mail after each submission with an address (needs tenant set-smtp); off: none"),
+		"remind-after":   fs.String("remind-after", "", `when a confirmation still waiting is mailed once more (3d); none: no reminder; "" is half the confirmation period`),
 		"allow-no-js":    fs.String("allow-no-js", "", "on: the hosted page takes submissions without the spam challenge from browsers without script, limited per address and marked unchallenged"),
 		"consent-source": fs.String("consent-source", "", `the consent_source the public ways in record; "" is web:<form id>`),
 	}

@@ -331,3 +331,56 @@ func TestMailSurvivesKill(t *testing.T) {
 		t.Errorf("after the kill %d distinct people were mailed, want 5: %v", len(to), to)
 	}
 }
+
+// TestMailReminder: a confirmation still waiting at the form's remind-after is mailed once
+// more, with the same link; a person who confirmed first gets no reminder, and a form with
+// --remind-after none sends none. form update prints the setting in force.
+func TestMailReminder(t *testing.T) {
+	t.Parallel()
+	rcv := newSMTPReceiver(t)
+	s := startServer(t, mailEnv...)
+	tn := openTenant(s)
+	k := s.key(tn, "all")
+	setSMTP(t, s, tn, rcv)
+	if out := s.cli("form", "update", "--tenant", tn, "--form-id", "petition", "--double-opt-in", "email"); out["remindAfter"] != "half the confirmation period" {
+		t.Errorf("the default reminder reads %v", out["remindAfter"])
+	}
+	if out := s.cli("form", "update", "--tenant", tn, "--form-id", "petition", "--confirm-within", "8s", "--remind-after", "3s"); out["remindAfter"] != "3s" {
+		t.Errorf("form update printed %v", out)
+	}
+	if _, err := s.cliErr("form", "update", "--tenant", tn, "--form-id", "petition", "--remind-after", "soon"); err == nil {
+		t.Error("--remind-after soon was taken")
+	}
+	s.cli("form", "create", "--tenant", tn, "--form-id", "quiet")
+	s.cli("form", "update", "--tenant", tn, "--form-id", "quiet", "--double-opt-in", "email", "--confirm-within", "8s", "--remind-after", "none")
+	submit(t, s, k, doiBody("late", "late@example.org"))
+	submit(t, s, k, doiBody("quick", "quick@example.org"))
+	quiet := doiBody("q1", "quiet@example.org")
+	quiet["form_id"] = "quiet"
+	submit(t, s, k, quiet)
+	rcv.await(t, 3)
+	confirm := pathOf(t, s, consentOf(recordRead(t, s, k, "quick"), "generalContactEmail")["confirmationUrl"])
+	if c := call(t, s, "POST", confirm, "", nil); c.Status != 200 {
+		t.Fatalf("confirm: %d %s", c.Status, c.Body)
+	}
+	got := rcv.await(t, 4)
+	time.Sleep(1500 * time.Millisecond) // a reminder sent wrongly arrives by now
+	by := map[string][]sentMail{}
+	for _, m := range rcv.mails() {
+		by[m.To[0]] = append(by[m.To[0]], m)
+	}
+	late := by["late@example.org"]
+	if len(late) != 2 || !strings.HasPrefix(late[1].subject(), "Reminder") {
+		t.Fatalf("the person who did not confirm got %d mails (%v)", len(late), got)
+	}
+	link := pathOf(t, s, consentOf(recordRead(t, s, k, "late"), "generalContactEmail")["confirmationUrl"])
+	if !strings.Contains(late[1].Text, s.LinkBase+link) || late[1].Header.Get("List-Unsubscribe-Post") == "" {
+		t.Errorf("the reminder lacks the link or the one-click headers:\n%s", late[1].Text)
+	}
+	if n := len(by["quick@example.org"]); n != 1 {
+		t.Errorf("the person who confirmed got %d mails", n)
+	}
+	if n := len(by["quiet@example.org"]); n != 1 {
+		t.Errorf("a form without reminders sent %d mails", n)
+	}
+}

@@ -112,10 +112,10 @@ func updateForm(ctx context.Context, s tenants.Stores, tenantID, formID string, 
 	in.Language, in.ConfirmWithin = given("language"), given("confirm-within")
 	in.PrimaryFor, in.ContactFor = given("primary-for"), given("contact-for")
 	in.HostedPage, in.AllowNoJS, in.ConsentSource = given("hosted-page"), given("allow-no-js"), given("consent-source")
-	in.ThankYouMail = given("thank-you-mail")
+	in.ThankYouMail, in.RemindAfter = given("thank-you-mail"), given("remind-after")
 	if in.DoubleOptIn == nil && in.Language == nil && in.ConfirmWithin == nil && in.PrimaryFor == nil && in.ContactFor == nil &&
-		in.HostedPage == nil && in.AllowNoJS == nil && in.ConsentSource == nil && in.ThankYouMail == nil {
-		return nil, errors.New("give at least one of --double-opt-in, --language, --confirm-within, --primary-for, --contact-for, --hosted-page, --allow-no-js, --consent-source, --thank-you-mail")
+		in.HostedPage == nil && in.AllowNoJS == nil && in.ConsentSource == nil && in.ThankYouMail == nil && in.RemindAfter == nil {
+		return nil, errors.New("give at least one of --double-opt-in, --language, --confirm-within, --primary-for, --contact-for, --hosted-page, --allow-no-js, --consent-source, --thank-you-mail, --remind-after")
 	}
 	f, err := provisioner(s).UpdateFormSettings(ctx, cliActor, in)
 	if errors.Is(err, tenants.ErrNotFound) {
@@ -133,7 +133,8 @@ func formSettingsOut(f tenants.Form) map[string]any {
 	primary, contact := f.ConsentDeadlines()
 	return map[string]any{"formId": f.FormID, "language": f.Language, "doubleOptIn": nonNil(f.DoubleOptIn),
 		"confirmWithin": f.ConfirmPeriod(), "primaryFor": primary, "contactFor": contact,
-		"hostedPage": onOff(f.HostedPage), "allowNoJs": onOff(f.AllowNoJS), "consentSource": f.PublicSource(), "thankYouMail": onOff(f.ThankYouMail)}
+		"hostedPage": onOff(f.HostedPage), "allowNoJs": onOff(f.AllowNoJS), "consentSource": f.PublicSource(), "thankYouMail": onOff(f.ThankYouMail),
+		"remindAfter": f.Reminder()}
 }
 
 func onOff(b bool) string {

@@ -218,6 +218,24 @@ func (iv Interval) IsZero() bool { return iv.sec == 0 && iv.nsec == 0 }
 // defaultConfirmWithin is how long a confirmation link stays valid when the form sets nothing.
 const defaultConfirmWithin = 7 * day
 
+// RemindAt is when the reminder of a confirmation asked at created and lapsing at confirmBy
+// is due, given the form's setting: "" is half-way, tenants' RemindNone (or an unreadable
+// setting) none; a reminder due at or after the lapse is none.
+func RemindAt(setting string, created, confirmBy time.Time) (time.Time, bool) {
+	at := created.Add(confirmBy.Sub(created) / 2)
+	if setting != "" {
+		iv, err := ParseInterval(setting)
+		if err != nil || iv.IsZero() {
+			return time.Time{}, false
+		}
+		at = created.Add(time.Duration(iv.sec)*time.Second + time.Duration(iv.nsec))
+	}
+	if !at.Before(confirmBy) {
+		return time.Time{}, false
+	}
+	return at.UTC().Truncate(time.Second), true
+}
+
 // ConfirmWithin returns how long a form's confirmation links stay valid, given its setting
 // ("7d", "P14D"; "" or an unreadable setting is seven days), at most a hundred years.
 func ConfirmWithin(setting string) time.Duration {

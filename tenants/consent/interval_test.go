@@ -362,3 +362,29 @@ func TestIntervalFromEndOfYear9999(t *testing.T) {
 		}
 	}
 }
+
+// TestRemindAt: the reminder is due half-way through the confirmation period by default, at
+// the form's interval when it sets one, and not at all for "none", an unreadable setting, or a
+// time at or after the link lapses.
+func TestRemindAt(t *testing.T) {
+	created := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	by := created.Add(7 * 24 * time.Hour)
+	for _, c := range []struct {
+		setting string
+		want    time.Time
+		ok      bool
+	}{
+		{"", created.Add(84 * time.Hour), true},
+		{"3d", created.Add(72 * time.Hour), true},
+		{"P1D", created.Add(24 * time.Hour), true},
+		{"none", time.Time{}, false},
+		{"soon", time.Time{}, false},
+		{"7d", time.Time{}, false},
+		{"8d", time.Time{}, false},
+	} {
+		got, ok := RemindAt(c.setting, created, by)
+		if ok != c.ok || !got.Equal(c.want) {
+			t.Errorf("RemindAt(%q) = %v %v, want %v %v", c.setting, got, ok, c.want, c.ok)
+		}
+	}
+}

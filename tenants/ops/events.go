@@ -2,6 +2,7 @@ package ops
 
 import (
 	"context"
+	"time"
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/consent"
@@ -76,8 +77,25 @@ func (s *Core) personEvents(ctx context.Context, rec tenants.Record, events []te
 	}
 	for name, c := range rec.Consents.All() {
 		if c.Status == tenants.StatusPending {
-			events = append(events, webhook.ConfirmationRequested(rec, name, s.PersonLinks.ConfirmURL(ctx, rec, name), withdraw))
+			ev := webhook.ConfirmationRequested(rec, name, s.PersonLinks.ConfirmURL(ctx, rec, name), withdraw)
+			if at, ok := s.remindAt(ctx, rec, *c); ok {
+				ev = webhook.WithReminder(ev, at)
+			}
+			events = append(events, ev)
 		}
 	}
 	return events
+}
+
+// remindAt is when the pending consent c of rec is mailed once more, by its form's setting;
+// none when the form asks for no reminder or cannot be read (the confirmation still goes).
+func (s *Core) remindAt(ctx context.Context, rec tenants.Record, c tenants.Consent) (time.Time, bool) {
+	if c.ConfirmBy == nil || s.Forms == nil {
+		return time.Time{}, false
+	}
+	f, err := s.Forms.Get(ctx, rec.TenantID, rec.FormID)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return consent.RemindAt(f.RemindAfter, rec.CreatedAt, *c.ConfirmBy)
 }

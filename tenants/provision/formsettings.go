@@ -30,6 +30,9 @@ type FormSettings struct {
 	ThankYouMail *string
 	// ConsentSource: the consent_source the public ways in record; "" is web:<form id>.
 	ConsentSource *string
+	// RemindAfter: when a confirmation still waiting is mailed again ("3d"); "" is half the
+	// confirmation period, "none" no reminder.
+	RemindAfter *string
 }
 
 // CheckFormSettings validates the settings given and returns them normalised (language lower
@@ -95,6 +98,15 @@ func CheckFormSettings(in FormSettings) (FormSettings, tenants.Violations) {
 			*v.out = &o
 		}
 	}
+	if in.RemindAfter != nil {
+		after := strings.ToLower(strings.TrimSpace(*in.RemindAfter))
+		if after != "" && after != tenants.RemindNone {
+			if iv, err := consent.ParseInterval(after); err != nil || iv.IsZero() {
+				c.add("remind_after", CodeInvalid, "Give an interval such as 3d, none for no reminder, or nothing for half the confirmation period.")
+			}
+		}
+		out.RemindAfter = &after
+	}
 	if in.ConsentSource != nil {
 		src := strings.TrimSpace(*in.ConsentSource)
 		if len(src) > 200 {
@@ -148,6 +160,9 @@ func (s *Service) UpdateFormSettings(ctx context.Context, a Actor, in FormSettin
 	}
 	if in.ConsentSource != nil {
 		f.ConsentSource = *in.ConsentSource
+	}
+	if in.RemindAfter != nil {
+		f.RemindAfter = *in.RemindAfter
 	}
 	f.UpdatedAt = s.now()
 	if err := s.Forms.Save(ctx, f); err != nil {

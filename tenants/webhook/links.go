@@ -64,6 +64,18 @@ func withLinksAppended(p, confirmURL, withdrawURL string) (string, bool) {
 	return string(append(b, "}}"...)), true
 }
 
+// WithReminder returns the consent.confirmation_requested event ev with remindAt set in its
+// data: when the person is mailed once more if the consent still waits (the tenant's mail
+// endpoint schedules that mail, OutboxEvent.DeliveriesTo). It is data's last field, after the
+// links.
+func WithReminder(ev tenants.OutboxEvent, at time.Time) tenants.OutboxEvent {
+	if !strings.HasSuffix(ev.Payload, "}}") || strings.Contains(ev.Payload, `"remindAt":`) {
+		return ev
+	}
+	ev.Payload = ev.Payload[:len(ev.Payload)-2] + `,"remindAt":"` + at.UTC().Format(time.RFC3339) + `"}}`
+	return ev
+}
+
 // Confirmed is the consent.granted event of a confirmation of rec's consent name at now.
 func Confirmed(now time.Time, rec tenants.Record, name tenants.ConsentName) tenants.OutboxEvent {
 	return event(tenants.EventTypeConsentGranted, "confirmed:"+rec.ID+":"+string(name), now, rec, string(name))
