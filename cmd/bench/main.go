@@ -44,6 +44,8 @@ func run(ctx context.Context, args []string) error {
 	discard := fs.String("discard", "", "a binary built with -tags benchdiscard (stores nothing): measure the parts of a submission's cost instead (http)")
 	store := fs.String("store", "sqlite", "sqlite, or mongo: MongoDB's stand-in (FerretDB) started here on loopback (crash, soak)")
 	rate := fs.Int("rate", 40, "operations a second (soak)")
+	workers := fs.Int("workers", 8, "clients sending at once (soak)")
+	mongoURI := fs.String("mongo-uri", "", "a real MongoDB to soak instead of the stand-in (soak -store mongo)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -76,7 +78,7 @@ func run(ctx context.Context, args []string) error {
 		if *dur == 0 {
 			*dur = 30 * time.Minute
 		}
-		return benchSoak(ctx, *bin, *store, *dur, *rate)
+		return benchSoak(ctx, *bin, *store, *mongoURI, *dur, *rate, *workers)
 	default:
 		return fmt.Errorf("unknown benchmark %q", args[0])
 	}
