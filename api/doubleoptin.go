@@ -24,8 +24,8 @@ type recordConsentsView struct {
 	GeneralContactPhone recordConsentView `json:"generalContactPhone"`
 }
 
-// recordConsents renders rec's consents for the record read, with its withdrawal link.
-func (s *server) recordConsents(c *fiber.Ctx, rec tenants.Record) (recordConsentsView, string) {
+// recordConsents renders rec's consents for the record read, with its links.
+func (s *server) recordConsents(c *fiber.Ctx, rec tenants.Record) (recordConsentsView, ops.RecordLinks) {
 	now := s.Now()
 	l := s.Links.Links(c.UserContext(), rec)
 	base := viewConsents(ops.ViewConsents(rec.Consents, now))
@@ -43,7 +43,7 @@ func (s *server) recordConsents(c *fiber.Ctx, rec tenants.Record) (recordConsent
 	}
 	return recordConsentsView{one(tenants.ConsentPrimaryPurpose, base.PrimaryPurpose),
 		one(tenants.ConsentGeneralContactEmail, base.GeneralContactEmail),
-		one(tenants.ConsentGeneralContactPhone, base.GeneralContactPhone)}, l.Withdraw
+		one(tenants.ConsentGeneralContactPhone, base.GeneralContactPhone)}, l
 }
 
 // plainConsents is consents in the record read's shape without links or pending: the access

@@ -22,6 +22,8 @@ type submissionView struct {
 	AnonymisedAt *time.Time         `json:"anonymisedAt"`
 	// WithdrawURL is the person's withdrawal link (docs/API.md §13), while general contact is granted or pending.
 	WithdrawURL string `json:"withdrawUrl,omitempty"`
+	// PreferencesURL is the person's preference page (docs/API.md §17), while the record holds a consent.
+	PreferencesURL string `json:"preferencesUrl,omitempty"`
 	// Unchallenged marks a submission a public way in took without the spam challenge (a
 	// hosted page's no-script fallback, docs/API.md §14).
 	Unchallenged bool `json:"unchallenged,omitempty"`
@@ -39,7 +41,9 @@ func (s *server) getSubmission(c *fiber.Ctx) error {
 	}
 	v := submissionView{SubmissionID: rec.PublicID, FormID: orNull(rec.FormID), CreatedAt: rec.CreatedAt.UTC().Truncate(time.Second),
 		Contact: rec.Contact, Address: rec.Address, Payload: rec.Payload, Unchallenged: rec.Unchallenged()}
-	v.Consents, v.WithdrawURL = s.recordConsents(c, rec)
+	var l ops.RecordLinks
+	v.Consents, l = s.recordConsents(c, rec)
+	v.WithdrawURL, v.PreferencesURL = l.Withdraw, l.Preferences
 	if v.Payload == nil {
 		v.Payload = map[string]any{}
 	}

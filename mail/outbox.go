@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -93,6 +94,16 @@ func (o *Outbox) Mail(ctx context.Context, dl tenants.Delivery) (result string, 
 	return res.Answer, res.Outcome == Sent, res.Outcome == Final
 }
 
+// preferencesOf is the preference page of a withdrawal link: the same token under /p/ (the
+// one-click unsubscribe header keeps the /w/ link, whose POST withdraws general contact).
+func preferencesOf(withdrawURL string) string {
+	i := strings.LastIndex(withdrawURL, "/w/")
+	if i < 0 {
+		return withdrawURL
+	}
+	return withdrawURL[:i] + "/p/" + withdrawURL[i+len("/w/"):]
+}
+
 // mailKind is the mail an event sends: the confirmation of a pending e-mail consent, the
 // thank-you for a new record's grants (a confirmation's grant names its consent and sends none).
 func mailKind(typ, consent string) (Kind, bool) {
@@ -118,7 +129,7 @@ func (o *Outbox) message(kind Kind, f tenants.Form, org string, rec tenants.Reco
 		first = *rec.Contact.FirstName
 	}
 	t, err := Default(kind, f.Language).Render(Values{PlaceholderConfirmURL: ev.Data.ConfirmationURL,
-		PlaceholderPreferencesURL: ev.Data.WithdrawURL, PlaceholderFormName: name, PlaceholderOrgName: org, PlaceholderFirstName: first})
+		PlaceholderPreferencesURL: preferencesOf(ev.Data.WithdrawURL), PlaceholderFormName: name, PlaceholderOrgName: org, PlaceholderFirstName: first})
 	if err != nil {
 		return Message{}, err
 	}

@@ -2,11 +2,14 @@ package pages
 
 import (
 	"context"
+	"errors"
 	"net/url"
+	"slices"
 
 	"github.com/a-h/templ"
 	"github.com/consentforms/consentforms/clientaddr"
 	"github.com/consentforms/consentforms/requestid"
+	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/ops"
 	"github.com/consentforms/consentforms/web"
 	"github.com/gofiber/fiber/v2"
@@ -18,6 +21,8 @@ type LinkCases interface {
 	Confirm(ctx context.Context, token, ip, userAgent, requestID string) (ops.LinkPage, error)
 	WithdrawLink(ctx context.Context, token string) (ops.LinkPage, error)
 	Withdraw(ctx context.Context, token, requestID string) (ops.LinkPage, error)
+	Preferences(ctx context.Context, token string) (ops.LinkPage, error)
+	WithdrawChoice(ctx context.Context, token, choice, requestID string) (ops.LinkPage, error)
 }
 
 // linkStates maps a case's verdict to the page's state and its HTTP status: a link that
@@ -82,6 +87,52 @@ func (h *handler) withdrawPage(c *fiber.Ctx) error {
 		return err
 	}
 	return renderLink(c, p, "withdraw.title", web.WithdrawPage)
+}
+
+// preferencesPage is GET /p/{token} (and GET /w/{token}): the consents the person holds at
+// the organisation now, each with its own withdraw button; nothing changes.
+func (h *handler) preferencesPage(c *fiber.Ctx) error {
+	p, err := h.Links.Preferences(c.UserContext(), token(c))
+	if err != nil {
+		return err
+	}
+	return renderPreferences(c, p, "")
+}
+
+// preferencesPost is POST /p/{token}: the person withdraws what they chose (withdraw=email,
+// phone, form:<id> or all). A choice the page did not offer is 400 with the page again.
+func (h *handler) preferencesPost(c *fiber.Ctx) error {
+	p, err := h.Links.WithdrawChoice(c.UserContext(), token(c), c.FormValue("withdraw"), requestid.Of(c))
+	var vs tenants.Violations
+	if errors.As(err, &vs) {
+		c.Status(fiber.StatusBadRequest)
+		return renderPreferences(c, p, web.Msg(p.Language, "prefs.error"))
+	}
+	if err != nil {
+		return err
+	}
+	return renderPreferences(c, p, "")
+}
+
+// renderPreferences renders the preference page of p; its buttons post to the /p/ path of the
+// same token.
+func renderPreferences(c *fiber.Ctx, p ops.LinkPage, refused string) error {
+	st, ok := linkStates[p.State]
+	if !ok {
+		st = linkStates[ops.LinkInvalid]
+	}
+	v := web.LinkView{Layout: web.PersonLayout{Lang: p.Language, Title: web.Msg(p.Language, "prefs.title"), Organisation: p.Organisation},
+		State: st.state, Channels: p.Channels, Choices: "/p/" + url.PathEscape(token(c)), Error: refused,
+		All: slices.Contains(p.Withdrawn, ops.ChoiceAll)}
+	for _, f := range p.Forms {
+		v.Forms = append(v.Forms, web.PreferenceForm{ID: f.ID, Name: f.Name})
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+	c.Set(fiber.HeaderContentLanguage, web.PageLang(p.Language))
+	if c.Response().StatusCode() == fiber.StatusOK {
+		c.Status(st.status)
+	}
+	return web.PreferencesPage(v).Render(c.UserContext(), c.Response().BodyWriter())
 }
 
 // withdraw is POST /w/{token}: the person withdraws their general-contact consent.

@@ -1,6 +1,6 @@
 // Package pages serves the pages the person themself opens, without credentials: the
-// confirmation of a double opt-in (/c/), the withdrawal of consent (/w/) and the hosted web
-// form (/f/). They share one guard (guard.go): rate-limited per client address, no cookies,
+// confirmation of a double opt-in (/c/), the person's preference page (/p/, and /w/ for the
+// withdrawal links mailed before it) and the hosted web form (/f/). They share one guard (guard.go): rate-limited per client address, no cookies,
 // nothing loaded from another origin, no JavaScript needed. Their words come from the message
 // catalogue in web (web.Msg), in the form's language.
 package pages
@@ -48,7 +48,10 @@ func Mount(app *fiber.App, d Deps) {
 	// Each page registers its routes here, behind h.guard.
 	if d.Links != nil {
 		app.Get("/c/:token", h.guard, h.confirmPage).Post("/c/:token", h.guard, h.confirm)
-		app.Get("/w/:token", h.guard, h.withdrawPage).Post("/w/:token", h.guard, h.withdraw)
+		// The preference page; a withdrawal link (/w/) opens it too, and its POST (a mail
+		// client's one-click unsubscribe) still withdraws general contact.
+		app.Get("/p/:token", h.guard, h.preferencesPage).Post("/p/:token", h.guard, h.preferencesPost)
+		app.Get("/w/:token", h.guard, h.preferencesPage).Post("/w/:token", h.guard, h.withdraw)
 	}
 	// Each page registers its routes here, behind h.guard: app.Get("/c/:token", h.guard, ...).
 	h.mountForm(app)

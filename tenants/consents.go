@@ -108,3 +108,14 @@ func (c *Consents) RevokeChannels(at time.Time, via string, email, phone bool) b
 	}
 	return changed
 }
+
+// RevokePrimary withdraws the primary purpose (granted or expired) at at, naming via; it
+// reports whether it changed anything.
+func (c *Consents) RevokePrimary(at time.Time, via string) bool {
+	con := &c.PrimaryPurpose
+	if con.Status != StatusGranted && con.Status != StatusExpired {
+		return false
+	}
+	con.Status, con.RevokedAt, con.RevokedBy = StatusRevoked, &at, via
+	return true
+}

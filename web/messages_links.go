@@ -24,6 +24,16 @@ func init() {
 		"withdraw.button":       "Withdraw my consent",
 		"withdraw.done":         "Your consent is withdrawn: you will no longer be contacted by {}.",
 		"withdraw.nothing":      "There is nothing left to withdraw: you have no consent to be contacted with us.",
+		"prefs.title":           "Your consents",
+		"prefs.current":         "These are the consents you have given us. You can withdraw each on its own:",
+		"prefs.channel":         "Contact by {}",
+		"prefs.form":            "Your part in “{}”",
+		"prefs.withdraw":        "Withdraw",
+		"prefs.all":             "Withdraw everything",
+		"prefs.done":            "Done: that consent is withdrawn. Nothing else has changed.",
+		"prefs.done_all":        "Done: every consent you had given us is withdrawn.",
+		"prefs.nothing":         "You hold no consent with us: there is nothing to withdraw.",
+		"prefs.error":           "Please choose one of the consents listed below.",
 	})
 	addMessages("de", map[string]string{
 		"channel.email":         "E-Mail",
@@ -43,5 +53,15 @@ func init() {
 		"withdraw.button":       "Einwilligung widerrufen",
 		"withdraw.done":         "Ihre Einwilligung ist widerrufen: Sie werden nicht mehr per {} kontaktiert.",
 		"withdraw.nothing":      "Es gibt nichts mehr zu widerrufen: Sie haben keine Einwilligung zur Kontaktaufnahme bei uns.",
+		"prefs.title":           "Ihre Einwilligungen",
+		"prefs.current":         "Diese Einwilligungen haben Sie uns gegeben. Sie können jede einzeln widerrufen:",
+		"prefs.channel":         "Kontakt per {}",
+		"prefs.form":            "Ihre Teilnahme an „{}“",
+		"prefs.withdraw":        "Widerrufen",
+		"prefs.all":             "Alles widerrufen",
+		"prefs.done":            "Erledigt: Diese Einwilligung ist widerrufen. Sonst hat sich nichts geändert.",
+		"prefs.done_all":        "Erledigt: Alle Einwilligungen, die Sie uns gegeben hatten, sind widerrufen.",
+		"prefs.nothing":         "Sie haben uns keine Einwilligung gegeben: Es gibt nichts zu widerrufen.",
+		"prefs.error":           "Bitte wählen Sie eine der unten aufgeführten Einwilligungen.",
 	})
 }

@@ -21,7 +21,17 @@ type LinkView struct {
 	Channels []string
 	// Action is where the page's one button posts: the page's own path.
 	Action string
+	// Forms are the forms whose primary purpose a preference page lists (id, name); Choices
+	// where its buttons post (the /p/ path); All whether "withdraw everything" was just done.
+	Forms   []PreferenceForm
+	Choices string
+	All     bool
+	// Error is a refused choice's message ("" none).
+	Error string
 }
+
+// PreferenceForm is a form on the preference page: its id (the choice posted) and its name.
+type PreferenceForm struct{ ID, Name string }
 
 // Lang is the page's language.
 func (v LinkView) Lang() string { return v.Layout.Lang }

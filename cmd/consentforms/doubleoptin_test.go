@@ -329,9 +329,11 @@ func TestWithdrawalLink(t *testing.T) {
 		t.Errorf("bob's consent = %v; want granted (not his withdrawal)", got)
 	}
 	assertSubjectAudit(t, s, tn, "consent.revoked", "generalContact via withdrawal")
+	// The link opens the preference page: general contact gone, the petition's primary purpose
+	// (kept) still offered on its own.
 	r = call(t, s, "GET", w, "", nil)
 	assertPersonPage(t, r, 200)
-	if !strings.Contains(string(r.Body), `data-testid="withdraw-nothing"`) {
+	if page := string(r.Body); strings.Contains(page, `data-testid="withdraw-channel"`) || !strings.Contains(page, `data-choice="form:petition"`) {
 		t.Errorf("page after withdrawal = %s", r.Body)
 	}
 

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,9 +47,9 @@ func (u *adminUI) checkPersonPage(name string) {
 }
 
 // TestPersonPagesBrowser: the person confirms a double opt-in by its button in German (the
-// form's language) — the page before, the confirmation, the used link — and withdraws by the
-// withdrawal page's button, at phone and desktop widths, with no script, cookie or outside
-// resource.
+// form's language) — the page before, the confirmation, the used link — and, on the preference
+// page its withdrawal link opens, withdraws the phone alone and then everything, at phone and
+// desktop widths, with no script, cookie or outside resource.
 func TestPersonPagesBrowser(t *testing.T) {
 	requireChromium(t)
 	if os.Getenv("CONSENTFORMS_SCREENSHOTS") == "" {
@@ -81,18 +82,35 @@ func TestPersonPagesBrowser(t *testing.T) {
 	u.visible("link-used")
 	u.checkPersonPage("used")
 
-	wantStatus(t, "withdrawal page", u.open(withdraw), 200)
-	if got := u.texts("withdraw-channel"); len(got) != 2 || got[0] != "E-Mail" || got[1] != "Telefon" {
+	// The withdrawal link of the mails opens the preference page: each consent on its own.
+	wantStatus(t, "preference page", u.open(withdraw), 200)
+	if got := u.texts("withdraw-channel"); len(got) != 2 || !strings.HasPrefix(got[0], "Kontakt per E-Mail") || !strings.HasPrefix(got[1], "Kontakt per Telefon") {
 		t.Errorf("channels %q", got)
 	}
-	u.checkPersonPage("withdraw")
-	wantStatus(t, "withdraw", u.submit("withdraw-button"), 200)
-	if got := u.text("withdraw-done"); got != "Ihre Einwilligung ist widerrufen: Sie werden nicht mehr per E-Mail und Telefon kontaktiert." {
+	if got := u.texts("withdraw-form"); len(got) != 1 || !strings.HasPrefix(got[0], "Ihre Teilnahme an „Petition“") {
+		t.Errorf("forms %q", got)
+	}
+	u.checkPersonPage("preferences")
+	wantStatus(t, "withdraw the phone", u.submit("withdraw-phone"), 200)
+	if got := u.text("prefs-done"); got != "Erledigt: Diese Einwilligung ist widerrufen. Sonst hat sich nichts geändert." {
 		t.Errorf("withdrawn %q", got)
 	}
-	u.checkPersonPage("withdrawn")
-	if got := personConsents(t, s, k, "ada@example.org")["generalContact"].(map[string]any); got["email"] != "revoked" || got["phone"] != "revoked" {
-		t.Errorf("after withdrawal the consents read %v", got)
+	if got := personConsents(t, s, k, "ada@example.org")["generalContact"].(map[string]any); got["email"] != "granted" || got["phone"] != "revoked" {
+		t.Errorf("after withdrawing the phone the consents read %v", got)
+	}
+	if got := u.texts("withdraw-channel"); len(got) != 1 {
+		t.Errorf("after the phone, channels %q", got)
+	}
+	u.checkPersonPage("preferences-phone-withdrawn")
+	wantStatus(t, "withdraw everything", u.submit("withdraw-button"), 200)
+	if got := u.text("prefs-done"); got != "Erledigt: Alle Einwilligungen, die Sie uns gegeben hatten, sind widerrufen." {
+		t.Errorf("withdrawn %q", got)
+	}
+	u.visible("withdraw-nothing")
+	u.checkPersonPage("preferences-all-withdrawn")
+	rec = recordRead(t, s, k, "s1")
+	if consentOf(rec, "generalContactEmail")["status"] != "revoked" || consentOf(rec, "primaryPurpose")["status"] != "revoked" {
+		t.Errorf("after withdrawing everything the record reads %v", rec["consents"])
 	}
 	wantStatus(t, "invalid link", u.open("/w/nonsense"), 404)
 	u.visible("link-invalid")

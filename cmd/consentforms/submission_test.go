@@ -267,7 +267,7 @@ func TestSubmissionReadShape(t *testing.T) {
 
 	full := getSubmission(t, s, r, "shape-full")
 	// withdrawUrl: both records read here have general contact granted (docs/API.md §13).
-	topKeys := []string{"address", "anonymisedAt", "consents", "contact", "createdAt", "formId", "payload", "submissionId", "withdrawUrl"}
+	topKeys := []string{"address", "anonymisedAt", "consents", "contact", "createdAt", "formId", "payload", "preferencesUrl", "submissionId", "withdrawUrl"}
 	consentKeys := []string{"deadline", "grantedAt", "revokedAt", "status"}
 	checkKeys := func(t *testing.T, sub map[string]any) {
 		t.Helper()
@@ -313,7 +313,7 @@ func TestSubmissionReadShape(t *testing.T) {
 		},
 		"payload":      map[string]any{"favourite_colour": "teal", "tags": []any{"a", "b"}, "nested": map[string]any{"k": 1, "deeper": []any{true, nil}}},
 		"anonymisedAt": nil,
-		"withdrawUrl":  str(full, "withdrawUrl"),
+		"withdrawUrl":  str(full, "withdrawUrl"), "preferencesUrl": str(full, "preferencesUrl"),
 	})
 
 	// The minimal submission has no id of its own: the consent read finds it.
@@ -339,7 +339,11 @@ func TestSubmissionReadShape(t *testing.T) {
 			"generalContactPhone": notGranted,
 		},
 		"payload": map[string]any{}, "anonymisedAt": nil, "withdrawUrl": str(minimal, "withdrawUrl"),
+		"preferencesUrl": str(minimal, "preferencesUrl"),
 	})
+	if !strings.HasPrefix(str(minimal, "preferencesUrl"), s.LinkBase+"/p/") {
+		t.Errorf("preferencesUrl %q", str(minimal, "preferencesUrl"))
+	}
 	if !strings.HasPrefix(str(minimal, "withdrawUrl"), s.LinkBase+"/w/") {
 		t.Errorf("withdrawUrl %q", str(minimal, "withdrawUrl"))
 	}

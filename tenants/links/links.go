@@ -130,6 +130,21 @@ func (l *Links) ConfirmURL(ctx context.Context, rec tenants.Record, name tenants
 		PublicID: rec.PublicID, Consent: name, Expires: *con.ConfirmBy})
 }
 
+// PreferencesURL is rec's preference link at now: the person's page of the consents they hold
+// at the tenant, opened by the withdrawal token ("" when the record holds no consent granted or
+// pending, or is anonymised).
+func (l *Links) PreferencesURL(ctx context.Context, rec tenants.Record, now time.Time) string {
+	if l == nil || rec.AnonymisedAt != nil {
+		return ""
+	}
+	for _, c := range rec.Consents.All() {
+		if c.StatusAt(now) == tenants.StatusGranted || c.PendingAt(now) {
+			return l.base(ctx) + "/p/" + l.Signer.Sign(Claims{Kind: KindWithdraw, TenantID: rec.TenantID, Record: rec.Kind, PublicID: rec.PublicID})
+		}
+	}
+	return ""
+}
+
 // WithdrawURL is rec's withdrawal link at now ("" when it has no general contact granted or
 // pending).
 func (l *Links) WithdrawURL(ctx context.Context, rec tenants.Record, now time.Time) string {

@@ -31,6 +31,8 @@ type RecordLinks struct {
 	Confirm map[tenants.ConsentName]string
 	// Withdraw is the withdrawal URL ("" when the record's general contact was never given).
 	Withdraw string
+	// Preferences is the preference page's URL ("" when the record holds no consent).
+	Preferences string
 }
 
 // Links returns rec's links for the person at now; their base comes from ctx
@@ -47,6 +49,7 @@ func (s *Core) Links(ctx context.Context, rec tenants.Record) RecordLinks {
 		}
 	}
 	out.Withdraw = s.PersonLinks.WithdrawURL(ctx, rec, now)
+	out.Preferences = s.PersonLinks.PreferencesURL(ctx, rec, now)
 	return out
 }
 

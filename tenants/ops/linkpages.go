@@ -39,6 +39,10 @@ type LinkPage struct {
 	// withdrawal shows (granted now) or withdrew.
 	Channel  string
 	Channels []string
+	// Forms are the forms whose primary purpose a preference page shows (the person holds it
+	// now); Withdrawn the choices it withdrew just now.
+	Forms     []PreferenceForm
+	Withdrawn []string
 }
 
 // ConfirmLink says what the confirmation link token would do, changing nothing (GET).
