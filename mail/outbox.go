@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/links"
 )
 
 // Outbox sends the deliveries of the tenants' mail endpoints (the dispatcher's Mailer): each
@@ -94,16 +94,6 @@ func (o *Outbox) Mail(ctx context.Context, dl tenants.Delivery) (result string, 
 	return res.Answer, res.Outcome == Sent, res.Outcome == Final
 }
 
-// preferencesOf is the preference page of a withdrawal link: the same token under /p/ (the
-// one-click unsubscribe header keeps the /w/ link, whose POST withdraws general contact).
-func preferencesOf(withdrawURL string) string {
-	i := strings.LastIndex(withdrawURL, "/w/")
-	if i < 0 {
-		return withdrawURL
-	}
-	return withdrawURL[:i] + "/p/" + withdrawURL[i+len("/w/"):]
-}
-
 // mailKind is the mail an event sends: the confirmation of a pending e-mail consent, the
 // thank-you for a new record's grants (a confirmation's grant names its consent and sends none).
 func mailKind(typ, consent string) (Kind, bool) {
@@ -129,7 +119,7 @@ func (o *Outbox) message(kind Kind, f tenants.Form, org string, rec tenants.Reco
 		first = *rec.Contact.FirstName
 	}
 	t, err := Default(kind, f.Language).Render(Values{PlaceholderConfirmURL: ev.Data.ConfirmationURL,
-		PlaceholderPreferencesURL: preferencesOf(ev.Data.WithdrawURL), PlaceholderFormName: name, PlaceholderOrgName: org, PlaceholderFirstName: first})
+		PlaceholderPreferencesURL: links.PreferencesOf(ev.Data.WithdrawURL), PlaceholderFormName: name, PlaceholderOrgName: org, PlaceholderFirstName: first})
 	if err != nil {
 		return Message{}, err
 	}

@@ -145,6 +145,15 @@ func (l *Links) PreferencesURL(ctx context.Context, rec tenants.Record, now time
 	return ""
 }
 
+// PreferencesOf is the preference page of a withdrawal link: the same token under /p/.
+func PreferencesOf(withdrawURL string) string {
+	i := strings.LastIndex(withdrawURL, "/w/")
+	if i < 0 {
+		return withdrawURL
+	}
+	return withdrawURL[:i] + "/p/" + withdrawURL[i+len("/w/"):]
+}
+
 // WithdrawURL is rec's withdrawal link at now ("" when it has no general contact granted or
 // pending).
 func (l *Links) WithdrawURL(ctx context.Context, rec tenants.Record, now time.Time) string {

@@ -31,6 +31,8 @@ type data struct {
 	// WithdrawURL the record's withdrawal link (consent events, docs/API.md §13).
 	ConfirmationURL string `json:"confirmationUrl,omitempty"`
 	WithdrawURL     string `json:"withdrawUrl,omitempty"`
+	// PreferencesURL is the person's preference page: the withdrawal token under /p/ (§17).
+	PreferencesURL string `json:"preferencesUrl,omitempty"`
 }
 
 // payloadConsent is one consent's status in a payload.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
+	"github.com/consentforms/consentforms/tenants/links"
 )
 
 // ConfirmationRequested is the consent.confirmation_requested event of rec's pending consent
@@ -33,6 +34,9 @@ func WithLinks(ev tenants.OutboxEvent, confirmURL, withdrawURL string) tenants.O
 		return ev
 	}
 	p.Data.ConfirmationURL, p.Data.WithdrawURL = confirmURL, withdrawURL
+	if withdrawURL != "" {
+		p.Data.PreferencesURL = links.PreferencesOf(withdrawURL)
+	}
 	b, _ := json.Marshal(p)
 	ev.Payload = string(b)
 	return ev
@@ -48,7 +52,11 @@ func withLinksAppended(p, confirmURL, withdrawURL string) (string, bool) {
 	}
 	b := make([]byte, 0, len(p)+len(confirmURL)+len(withdrawURL)+40)
 	b = append(b, p[:len(p)-2]...)
-	for _, l := range []struct{ key, url string }{{"confirmationUrl", confirmURL}, {"withdrawUrl", withdrawURL}} {
+	prefs := ""
+	if withdrawURL != "" {
+		prefs = links.PreferencesOf(withdrawURL)
+	}
+	for _, l := range []struct{ key, url string }{{"confirmationUrl", confirmURL}, {"withdrawUrl", withdrawURL}, {"preferencesUrl", prefs}} {
 		if l.url == "" {
 			continue
 		}

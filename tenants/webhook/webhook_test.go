@@ -178,6 +178,9 @@ func TestWithLinksAsEncoded(t *testing.T) {
 				t.Fatal(err)
 			}
 			p.Data.ConfirmationURL, p.Data.WithdrawURL = l[0], l[1]
+			if l[1] != "" {
+				p.Data.PreferencesURL = strings.Replace(l[1], "/w/", "/p/", 1)
+			}
 			want, _ := json.Marshal(p)
 			got := WithLinks(ev, l[0], l[1])
 			if got.Payload != string(want) || got.ID != ev.ID {
