@@ -90,6 +90,9 @@ type receiptEntity struct {
 	Type       string `json:"@type"`
 	Identifier string `json:"dct:identifier"`
 	Title      string `json:"dct:title,omitempty"`
+	// Contact and Address are the controller's (absent where the organisation set none).
+	Contact string `json:"dpv:hasContact,omitempty"`
+	Address string `json:"dpv:hasAddress,omitempty"`
 }
 
 type receiptConsentView struct {
@@ -157,8 +160,9 @@ var dpvStatus = map[tenants.ConsentStatus]string{
 func viewReceipt(r ops.Receipt) receiptView {
 	v := receiptView{Context: receiptContext, Type: "dpv:ConsentRecord", ConformsTo: ReceiptProfile, Version: receiptSchemaVersion,
 		Identifier: r.RecordID, ReceiptID: r.ReceiptID, Kind: r.Kind, Created: r.CreatedAt, AnonymisedAt: r.AnonymisedAt, FormID: r.FormID,
-		Controller: receiptEntity{Type: "dpv:DataController", Identifier: r.Controller.ID, Title: r.Controller.Name},
-		Method:     collectionMethods[r.Kind], Jurisdiction: []string{},
+		Controller: receiptEntity{Type: "dpv:DataController", Identifier: r.Controller.ID, Title: r.Controller.Name,
+			Contact: r.Controller.Contact, Address: r.Controller.Address},
+		Method: collectionMethods[r.Kind], Jurisdiction: []string{},
 		Storage:      []receiptStorage{{Type: "dpv:StorageLocation", Value: "the organisation's consentforms service"}},
 		PersonalData: make([]string, 0, len(r.Categories)), Recipients: append(make([]string, 0, len(r.Recipients)), r.Recipients...),
 		Consents: make([]receiptConsentView, 0, len(r.Consents)), Events: make([]receiptEventView, 0, len(r.Events))}

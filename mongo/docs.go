@@ -16,16 +16,58 @@ import (
 
 // tenantDoc is a tenant as stored.
 type tenantDoc struct {
-	ID                string    `bson:"_id"`
-	Name              string    `bson:"name"`
-	Status            string    `bson:"status"`
-	RateLimit         int       `bson:"rateLimit"`
-	CreatedAt         time.Time `bson:"createdAt"`
-	SendGridPublicKey string    `bson:"sendgridPublicKey,omitempty"`
-	Retention         string    `bson:"retention,omitempty"`
-	RetentionFrom     string    `bson:"retentionFrom,omitempty"`
-	DefaultCountry    string    `bson:"defaultCountry,omitempty"`
-	SMSStopWords      []string  `bson:"smsStopWords,omitempty"`
+	ID                string       `bson:"_id"`
+	Name              string       `bson:"name"`
+	Status            string       `bson:"status"`
+	RateLimit         int          `bson:"rateLimit"`
+	CreatedAt         time.Time    `bson:"createdAt"`
+	SendGridPublicKey string       `bson:"sendgridPublicKey,omitempty"`
+	Retention         string       `bson:"retention,omitempty"`
+	RetentionFrom     string       `bson:"retentionFrom,omitempty"`
+	DefaultCountry    string       `bson:"defaultCountry,omitempty"`
+	SMSStopWords      []string     `bson:"smsStopWords,omitempty"`
+	Identity          *identityDoc `bson:"identity,omitempty"`
+}
+
+// identityDoc is the organisation's identity as stored.
+type identityDoc struct {
+	LegalName    string `bson:"legalName,omitempty"`
+	ContactEmail string `bson:"contactEmail,omitempty"`
+	Address      string `bson:"address,omitempty"`
+	PrivacyURL   string `bson:"privacyUrl,omitempty"`
+	Jurisdiction string `bson:"jurisdiction,omitempty"`
+}
+
+// toTenantDoc is t as stored; its identity is a document of its own (identityDoc), so the two
+// are converted field by field.
+func toTenantDoc(t tenants.Tenant) tenantDoc {
+	return tenantDoc{ID: t.ID, Name: t.Name, Status: t.Status, RateLimit: t.RateLimit, CreatedAt: t.CreatedAt,
+		SendGridPublicKey: t.SendGridPublicKey, Retention: t.Retention, RetentionFrom: t.RetentionFrom,
+		DefaultCountry: t.DefaultCountry, SMSStopWords: t.SMSStopWords, Identity: toIdentityDoc(t.Identity)}
+}
+
+// tenant is the tenant d stores.
+func (d tenantDoc) tenant() tenants.Tenant {
+	return tenants.Tenant{ID: d.ID, Name: d.Name, Status: d.Status, RateLimit: d.RateLimit, CreatedAt: d.CreatedAt,
+		SendGridPublicKey: d.SendGridPublicKey, Retention: d.Retention, RetentionFrom: d.RetentionFrom,
+		DefaultCountry: d.DefaultCountry, SMSStopWords: d.SMSStopWords, Identity: d.Identity.identity()}
+}
+
+// toIdentityDoc is id as stored; nil for none.
+func toIdentityDoc(id tenants.Identity) *identityDoc {
+	if id == (tenants.Identity{}) {
+		return nil
+	}
+	d := identityDoc(id)
+	return &d
+}
+
+// identity is the identity d stores.
+func (d *identityDoc) identity() tenants.Identity {
+	if d == nil {
+		return tenants.Identity{}
+	}
+	return tenants.Identity(*d)
 }
 
 // staffDoc is a staff user as stored; Email is the key tenants.StaffEmailKey makes of it.

@@ -80,7 +80,7 @@ func storedCases(t *testing.T) []storedCase {
 		t.Fatal(err)
 	}
 	return []storedCase{
-		{"tenant", tenantDoc(filled[tenants.Tenant]())}, {"tenant-zero", tenantDoc{}},
+		{"tenant", toTenantDoc(filled[tenants.Tenant]())}, {"tenant-zero", tenantDoc{}},
 		{"staff", staffDoc(filled[tenants.Staff]())}, {"staff-zero", staffDoc{}},
 		{"apikey", apiKeyDoc(filled[tenants.APIKey]())}, {"apikey-zero", apiKeyDoc{}},
 		{"form", withID(toFormDoc(filled[tenants.Form]()), "id")}, {"form-zero", withID(toFormDoc(tenants.Form{}), "")},
@@ -131,7 +131,7 @@ func TestStoredDocumentsReadBack(t *testing.T) {
 	rec := filled[tenants.Record]()
 	rec.Kind = tenants.KindFormSubmission
 	rec.ID = tenants.RecordID(rec.TenantID, rec.Kind, rec.PublicID)
-	check(t, "tenant", filled[tenants.Tenant](), func(d tenantDoc) (tenants.Tenant, error) { return tenants.Tenant(d), nil })
+	check(t, "tenant", filled[tenants.Tenant](), func(d tenantDoc) (tenants.Tenant, error) { return d.tenant(), nil })
 	check(t, "staff", filled[tenants.Staff](), func(d staffDoc) (tenants.Staff, error) { return tenants.Staff(d), nil })
 	check(t, "apikey", filled[tenants.APIKey](), func(d apiKeyDoc) (tenants.APIKey, error) { return tenants.APIKey(d), nil })
 	check(t, "form", filled[tenants.Form](), func(d formDoc) (tenants.Form, error) { return d.form(), nil })

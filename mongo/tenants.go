@@ -16,7 +16,7 @@ var _ tenants.TenantRepo = (*Tenants)(nil)
 
 // Insert stores a new tenant; ErrConflict when the id is taken.
 func (r *Tenants) Insert(ctx context.Context, t tenants.Tenant) error {
-	_, err := r.c.InsertOne(ctx, tenantDoc(t))
+	_, err := r.c.InsertOne(ctx, toTenantDoc(t))
 	return translate("insert tenant", err)
 }
 
@@ -24,13 +24,13 @@ func (r *Tenants) Insert(ctx context.Context, t tenants.Tenant) error {
 func (r *Tenants) Get(ctx context.Context, id string) (tenants.Tenant, error) {
 	var d tenantDoc
 	err := r.c.FindOne(ctx, byID(id)).Decode(&d)
-	return tenants.Tenant(d), translate("get tenant", err)
+	return d.tenant(), translate("get tenant", err)
 }
 
 // List returns every tenant, newest first (platform admin; tenants are few).
 func (r *Tenants) List(ctx context.Context) ([]tenants.Tenant, error) {
 	docs, err := findAll[tenantDoc](ctx, r.c, "list tenants", bson.D{}, newestFirst())
-	return convertDocs(docs, err, func(d tenantDoc) tenants.Tenant { return tenants.Tenant(d) })
+	return convertDocs(docs, err, func(d tenantDoc) tenants.Tenant { return d.tenant() })
 }
 
 // SetRateLimit changes the tenant's per-key rate limit.
@@ -59,6 +59,14 @@ func (r *Tenants) SetSMSStopWords(ctx context.Context, tenantID string, words []
 		return updateOne(ctx, r.c, "update tenant", byID(tenantID), bson.D{{Key: "$unset", Value: bson.D{{Key: "smsStopWords", Value: ""}}}})
 	}
 	return r.set(ctx, tenantID, "smsStopWords", words)
+}
+
+// SetIdentity stores the organisation's identity (the zero Identity clears it).
+func (r *Tenants) SetIdentity(ctx context.Context, tenantID string, id tenants.Identity) error {
+	if d := toIdentityDoc(id); d != nil {
+		return r.set(ctx, tenantID, "identity", d)
+	}
+	return updateOne(ctx, r.c, "update tenant", byID(tenantID), bson.D{{Key: "$unset", Value: bson.D{{Key: "identity", Value: ""}}}})
 }
 
 func (r *Tenants) set(ctx context.Context, tenantID, field string, v any) error {

@@ -23,7 +23,7 @@ func (t *Transfer) Export(ctx context.Context, fn func(tenants.Item) error) erro
 	s := t.s
 	steps := []func() error{
 		func() error {
-			return eachDoc(ctx, s.Tenants.c, "export", bson.D{}, byID, func(d tenantDoc) error { v := tenants.Tenant(d); return fn(tenants.Item{Tenant: &v}) })
+			return eachDoc(ctx, s.Tenants.c, "export", bson.D{}, byID, func(d tenantDoc) error { v := d.tenant(); return fn(tenants.Item{Tenant: &v}) })
 		},
 		func() error {
 			return eachDoc(ctx, s.Staff.c, "export", bson.D{}, byID, func(d staffDoc) error { v := tenants.Staff(d); return fn(tenants.Item{Staff: &v}) })
@@ -80,7 +80,7 @@ func (t *Transfer) Import(ctx context.Context, items []tenants.Item) (int, error
 	for _, it := range items {
 		switch {
 		case it.Tenant != nil:
-			add(t.s.Tenants.c, tenantDoc(*it.Tenant))
+			add(t.s.Tenants.c, toTenantDoc(*it.Tenant))
 		case it.Staff != nil:
 			v := *it.Staff
 			v.Email = tenants.StaffEmailKey(v.Email)

@@ -201,7 +201,8 @@ func (h *handler) refuseStatus(c *fiber.Ctx, status int, hf hostedForm, vals, er
 }
 
 func (h *handler) renderForm(c *fiber.Ctx, status int, hf hostedForm, v web.HostedForm) error {
-	v.Layout = web.PersonLayout{Lang: hf.form.Language, Title: formTitle(hf.form), Organisation: hf.tenant.Name}
+	v.Layout = web.PersonLayout{Lang: hf.form.Language, Title: formTitle(hf.form), Organisation: hf.tenant.DisplayName(),
+		PrivacyURL: hf.tenant.Identity.PrivacyURL, Contact: hf.tenant.Identity.ContactEmail}
 	frame := "'none'"
 	if len(hf.frame) > 0 {
 		frame = "'self' " + strings.Join(hf.frame, " ")

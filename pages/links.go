@@ -45,12 +45,17 @@ func renderLink(c *fiber.Ctx, p ops.LinkPage, titleID string, comp func(web.Link
 	if !ok {
 		st = linkStates[ops.LinkInvalid]
 	}
-	v := web.LinkView{Layout: web.PersonLayout{Lang: p.Language, Title: web.Msg(p.Language, titleID), Organisation: p.Organisation},
+	v := web.LinkView{Layout: personLayout(p, web.Msg(p.Language, titleID)),
 		State: st.state, Channel: p.Channel, Channels: p.Channels, Action: c.Path()}
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
 	c.Set(fiber.HeaderContentLanguage, web.PageLang(p.Language))
 	c.Status(st.status)
 	return comp(v).Render(c.UserContext(), c.Response().BodyWriter())
+}
+
+// personLayout is the frame of a link's page: its language, title and the organisation.
+func personLayout(p ops.LinkPage, title string) web.PersonLayout {
+	return web.PersonLayout{Lang: p.Language, Title: title, Organisation: p.Organisation, PrivacyURL: p.PrivacyURL, Contact: p.Contact}
 }
 
 // token is the path's token, unescaped.
@@ -121,7 +126,7 @@ func renderPreferences(c *fiber.Ctx, p ops.LinkPage, refused string) error {
 	if !ok {
 		st = linkStates[ops.LinkInvalid]
 	}
-	v := web.LinkView{Layout: web.PersonLayout{Lang: p.Language, Title: web.Msg(p.Language, "prefs.title"), Organisation: p.Organisation},
+	v := web.LinkView{Layout: personLayout(p, web.Msg(p.Language, "prefs.title")),
 		State: st.state, Channels: p.Channels, Choices: "/p/" + url.PathEscape(token(c)), Error: refused,
 		All: slices.Contains(p.Withdrawn, ops.ChoiceAll)}
 	for _, f := range p.Forms {

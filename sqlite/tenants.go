@@ -14,11 +14,11 @@ type Tenants struct{ s *Store }
 
 var _ tenants.TenantRepo = (*Tenants)(nil)
 
-const tenantCols = `id, name, status, rate_limit, created_at, sendgrid_public_key, retention, retention_from, default_country, sms_stop_words`
+const tenantCols = `id, name, status, rate_limit, created_at, sendgrid_public_key, retention, retention_from, default_country, sms_stop_words, identity`
 
 // Insert stores a new tenant.
 func (r *Tenants) Insert(ctx context.Context, t tenants.Tenant) error {
-	_, err := r.s.w.ExecContext(ctx, `INSERT INTO tenants (`+tenantCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, tenantArgs(t)...)
+	_, err := r.s.w.ExecContext(ctx, `INSERT INTO tenants (`+tenantCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, tenantArgs(t)...)
 	return translate("insert tenant", err)
 }
 
@@ -63,9 +63,23 @@ func (r *Tenants) SetSMSStopWords(ctx context.Context, tenantID string, words []
 	return r.update(ctx, `UPDATE tenants SET sms_stop_words = ? WHERE id = ?`, stopWords(words), tenantID)
 }
 
+// SetIdentity stores the organisation's identity (the zero Identity clears it).
+func (r *Tenants) SetIdentity(ctx context.Context, tenantID string, id tenants.Identity) error {
+	return r.update(ctx, `UPDATE tenants SET identity = ? WHERE id = ?`, identityOf(id), tenantID)
+}
+
+// identityOf is the identity column: a JSON object, '' for none.
+func identityOf(id tenants.Identity) string {
+	if id == (tenants.Identity{}) {
+		return ""
+	}
+	b, _ := json.Marshal(id)
+	return string(b)
+}
+
 // tenantArgs are the values of tenantCols for t.
 func tenantArgs(t tenants.Tenant) []any {
-	return []any{t.ID, t.Name, t.Status, t.RateLimit, ms(t.CreatedAt), t.SendGridPublicKey, t.Retention, t.RetentionFrom, t.DefaultCountry, stopWords(t.SMSStopWords)}
+	return []any{t.ID, t.Name, t.Status, t.RateLimit, ms(t.CreatedAt), t.SendGridPublicKey, t.Retention, t.RetentionFrom, t.DefaultCountry, stopWords(t.SMSStopWords), identityOf(t.Identity)}
 }
 
 // stopWords is the column value of a tenant's SMS stop words: a JSON array, ” for none.
@@ -84,12 +98,17 @@ func (r *Tenants) update(ctx context.Context, q string, args ...any) error {
 func scanTenant(row scanner) (tenants.Tenant, error) {
 	var t tenants.Tenant
 	var created int64
-	var words string
-	err := row.Scan(&t.ID, &t.Name, &t.Status, &t.RateLimit, &created, &t.SendGridPublicKey, &t.Retention, &t.RetentionFrom, &t.DefaultCountry, &words)
+	var words, identity string
+	err := row.Scan(&t.ID, &t.Name, &t.Status, &t.RateLimit, &created, &t.SendGridPublicKey, &t.Retention, &t.RetentionFrom, &t.DefaultCountry, &words, &identity)
 	t.CreatedAt = fromMS(created)
 	if err == nil && words != "" {
 		if err = json.Unmarshal([]byte(words), &t.SMSStopWords); err != nil {
 			err = fmt.Errorf("tenant %s sms stop words: %w", t.ID, err)
+		}
+	}
+	if err == nil && identity != "" {
+		if err = json.Unmarshal([]byte(identity), &t.Identity); err != nil {
+			err = fmt.Errorf("tenant %s identity: %w", t.ID, err)
 		}
 	}
 	return t, err

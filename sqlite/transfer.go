@@ -107,7 +107,7 @@ func importItem(ctx context.Context, tx *sql.Tx, st statements, it tenants.Item)
 	switch {
 	case it.Tenant != nil:
 		v := it.Tenant
-		res, err = tx.ExecContext(ctx, `INSERT INTO tenants (`+tenantCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, tenantArgs(*v)...)
+		res, err = tx.ExecContext(ctx, `INSERT INTO tenants (`+tenantCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, tenantArgs(*v)...)
 	case it.Staff != nil:
 		v := it.Staff
 		res, err = tx.ExecContext(ctx, `INSERT INTO staff (`+staffCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, staffArgs(*v)...)

@@ -28,6 +28,8 @@ type TenantRepo interface {
 	SetDefaultCountry(ctx context.Context, tenantID, country string) error
 	// SetSMSStopWords stores the tenant's own SMS opt-out words (nil clears them).
 	SetSMSStopWords(ctx context.Context, tenantID string, words []string) error
+	// SetIdentity stores the organisation's identity (the zero Identity clears it).
+	SetIdentity(ctx context.Context, tenantID string, id Identity) error
 }
 
 // KeyRepo manages API keys. Lookup finds a key of any tenant: authentication does not know

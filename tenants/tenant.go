@@ -30,6 +30,37 @@ type Tenant struct {
 	// SMSStopWords are the tenant's own SMS opt-out words, besides the industry keywords and
 	// those of its languages (docs/API.md §11), folded as the keyword rule compares them.
 	SMSStopWords []string `json:"smsStopWords,omitempty"`
+	// Identity is the organisation as the person's pages and the receipts name it.
+	Identity Identity `json:"identity,omitzero"`
+}
+
+// Identity is who the organisation is to the people it collects consent from: its legal
+// name, the contact address for data protection, its postal address, its privacy notice and
+// the jurisdiction it answers to (docs/API.md §17). The contact is the organisation's, never
+// a supporter's.
+type Identity struct {
+	LegalName    string `json:"legalName,omitempty"`
+	ContactEmail string `json:"contactEmail,omitempty"`
+	Address      string `json:"address,omitempty"`
+	PrivacyURL   string `json:"privacyUrl,omitempty"`
+	// Jurisdiction is an ISO 3166 alpha-2 code; "" falls back to the default country.
+	Jurisdiction string `json:"jurisdiction,omitempty"`
+}
+
+// DisplayName is the name the person's pages show: the legal name, else the tenant's name.
+func (t Tenant) DisplayName() string {
+	if t.Identity.LegalName != "" {
+		return t.Identity.LegalName
+	}
+	return t.Name
+}
+
+// JurisdictionCode is the organisation's jurisdiction, else its default country ("" none).
+func (t Tenant) JurisdictionCode() string {
+	if t.Identity.Jurisdiction != "" {
+		return t.Identity.Jurisdiction
+	}
+	return t.DefaultCountry
 }
 
 // Active reports whether the tenant's keys may be used.

@@ -74,9 +74,21 @@ func tenantUpdate(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
 	ret := retentionFlags(fs)
 	country := fs.String("default-country", "", `ISO 3166 alpha-2 country national phone numbers are read in ("" clears it)`)
 	words := fs.String("sms-stop-words", "", `the tenant's own SMS opt-out words, comma-separated ("" clears them)`)
+	identity := map[string]*string{
+		"legal-name":    fs.String("legal-name", "", `the organisation's legal name, shown to people and in receipts ("" clears it)`),
+		"contact-email": fs.String("contact-email", "", `the organisation's data-protection contact address ("" clears it)`),
+		"privacy-url":   fs.String("privacy-url", "", `its privacy notice, https://… ("" clears it)`),
+		"address":       fs.String("address", "", `its postal address ("" clears it)`),
+		"jurisdiction":  fs.String("jurisdiction", "", `ISO 3166 alpha-2 country whose law it answers to ("" is the default country)`),
+	}
 	return func(ctx context.Context, s tenants.Stores) (any, error) {
 		u := tenantUpdates{retention: ret, setRetention: flagSet(fs, "retention"), country: country, setCountry: flagSet(fs, "default-country"),
 			stopWords: words, setStopWords: flagSet(fs, "sms-stop-words")}
+		for name, v := range identity {
+			if flagSet(fs, name) {
+				u.identity = append(u.identity, [2]*string{&name, v})
+			}
+		}
 		return updateTenant(ctx, s, *tenant, u)
 	}
 }

@@ -76,3 +76,41 @@ func TestPreferencePage(t *testing.T) {
 		t.Errorf("a forged link: %d", r.Status)
 	}
 }
+
+// TestOrganisationIdentity: tenant update sets the organisation's legal name, contact,
+// address, privacy notice and jurisdiction (refusing a notice that is not https, a malformed
+// contact, an unknown country, naming the flag); the hosted form page, the confirmation page and
+// the preference page show the legal name, the privacy link and the contact; the receipt names
+// them as the controller, the jurisdiction before the default country.
+func TestOrganisationIdentity(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	tn := openTenant(s)
+	k := s.key(tn, "all")
+	for _, bad := range [][]string{{"--privacy-url", "http://forest.example/privacy"}, {"--contact-email", "not an address"}, {"--jurisdiction", "XX"}} {
+		if _, err := s.cliErr(append([]string{"tenant", "update", "--tenant", tn}, bad...)...); err == nil || !strings.Contains(err.Error(), bad[0]) {
+			t.Errorf("tenant update %v: %v", bad, err)
+		}
+	}
+	out := s.cli("tenant", "update", "--tenant", tn, "--default-country", "DE", "--legal-name", "Friends of the Forest e.V.",
+		"--contact-email", "Privacy@Forest.example", "--privacy-url", "https://forest.example/privacy", "--address", "Waldweg 1, 10115 Berlin", "--jurisdiction", "at")
+	if id := out["identity"].(map[string]any); id["contactEmail"] != "privacy@forest.example" || id["jurisdiction"] != "AT" {
+		t.Errorf("tenant update printed %v", out)
+	}
+	s.cli("form", "update", "--tenant", tn, "--form-id", "petition", "--double-opt-in", "email", "--hosted-page", "on")
+	call(t, s, "POST", "/api/v1/forms/accept-submission", k, doiSubmission("o1", "ada@example.org"))
+	rec := recordRead(t, s, k, "o1")
+	for name, path := range map[string]string{"hosted form": "/f/" + tn + "/petition", "confirmation": pathOf(t, s, consentOf(rec, "generalContactEmail")["confirmationUrl"]),
+		"preferences": pathOf(t, s, rec["preferencesUrl"])} {
+		page := string(call(t, s, "GET", path, "", nil).Body)
+		for _, want := range []string{"Friends of the Forest e.V.", `href="https://forest.example/privacy"`, `href="mailto:privacy@forest.example"`} {
+			if !strings.Contains(page, want) {
+				t.Errorf("the %s page lacks %s", name, want)
+			}
+		}
+	}
+	r := call(t, s, "GET", "/api/v1/forms/submissions/o1/receipt", k, nil).JSON(t)
+	jsonEqual(t, "controller", r["dpv:hasDataController"], map[string]any{"@type": "dpv:DataController", "dct:identifier": tn,
+		"dct:title": "Friends of the Forest e.V.", "dpv:hasContact": "privacy@forest.example", "dpv:hasAddress": "Waldweg 1, 10115 Berlin"})
+	jsonEqual(t, "jurisdiction", r["dpv:hasJurisdiction"], []any{"loc:AT"})
+}

@@ -15,7 +15,7 @@ import (
 // extensions, and Dublin Core's. A term outside this table, or a prefix the receipt's
 // @context does not map, is a receipt no JSON-LD reader resolves as meant.
 var receiptTerms = map[string][]string{
-	"dpv": {"ConsentRecord", "hasDataSubject", "DataSubject", "hasDataController", "DataController", "hasJurisdiction",
+	"dpv": {"ConsentRecord", "hasDataSubject", "DataSubject", "hasDataController", "DataController", "hasContact", "hasAddress", "hasJurisdiction",
 		"hasStorageCondition", "StorageLocation", "StorageDuration", "hasPersonalData", "PersonalData", "hasRecipient",
 		"hasConsent", "Consent", "hasPurpose", "Purpose", "hasLegalBasis", "hasConsentStatus", "ConsentGiven",
 		"ConsentExpired", "ConsentWithdrawn", "ConsentUnknown", "isIndicatedAtTime", "hasExpiryTime", "hasWithdrawalTime",

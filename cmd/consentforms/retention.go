@@ -11,6 +11,7 @@ import (
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/jobs"
 	"github.com/consentforms/consentforms/tenants/ops"
+	"github.com/consentforms/consentforms/tenants/provision"
 )
 
 // catalogue lists tenants and forms for the retention job.
@@ -68,16 +69,31 @@ type tenantUpdates struct {
 	retention                              retentionOptions
 	country, stopWords                     *string
 	setRetention, setCountry, setStopWords bool
+	// identity holds the identity flags given: name and value.
+	identity [][2]*string
 }
 
 // updateTenant is `tenant update`: --retention sets the default retention, --default-country
 // the country national phone numbers are read in, --sms-stop-words the tenant's own SMS
 // opt-out words; "" clears each. It prints the tenant's id and what it set.
 func updateTenant(ctx context.Context, s tenants.Stores, tenantID string, u tenantUpdates) (any, error) {
-	if !u.setRetention && !u.setCountry && !u.setStopWords {
-		return nil, errors.New("give --retention, --default-country and/or --sms-stop-words (\"\" clears each)")
+	if !u.setRetention && !u.setCountry && !u.setStopWords && len(u.identity) == 0 {
+		return nil, errors.New("give --retention, --default-country, --sms-stop-words, --legal-name, --contact-email, --privacy-url, --address and/or --jurisdiction (\"\" clears each)")
 	}
 	out := map[string]any{"id": tenantID}
+	if len(u.identity) > 0 {
+		var in provision.IdentityChange
+		fields := map[string]**string{"legal-name": &in.LegalName, "contact-email": &in.ContactEmail, "privacy-url": &in.PrivacyURL,
+			"address": &in.Address, "jurisdiction": &in.Jurisdiction}
+		for _, f := range u.identity {
+			*fields[*f[0]] = f[1]
+		}
+		t, err := provisioner(s).SetIdentity(ctx, cliActor, tenantID, in)
+		if err != nil {
+			return nil, flagErrors(err)
+		}
+		out["identity"] = t.Identity
+	}
 	if u.setCountry {
 		t, err := provisioner(s).SetDefaultCountry(ctx, cliActor, tenantID, *u.country)
 		if err != nil {

@@ -29,7 +29,7 @@ func commands() []command {
 	return []command{
 		{"serve", "", "run the server (the default without a command)", nil, serveCommand},
 		{"tenant create", "--name NAME [--rate-limit N] [--retention 2y [--retention-from created|consents-lapsed]]", `create a tenant; prints {"id","name","rateLimit"} (+ its default retention)`, tenantCreate, nil},
-		{"tenant update", "--tenant ID [--retention 2y|\"\" [--retention-from created|consents-lapsed]] [--default-country DE|\"\"] [--sms-stop-words w1,w2|\"\"]", `set or clear the default retention of records without a form, the default country national phone numbers are read in, and the tenant's own SMS opt-out words; prints {"id",...}`, tenantUpdate, nil},
+		{"tenant update", "--tenant ID [--retention 2y|\"\" [--retention-from created|consents-lapsed]] [--default-country DE|\"\"] [--sms-stop-words w1,w2|\"\"] [--legal-name N] [--contact-email E] [--privacy-url URL] [--address A] [--jurisdiction DE]", `set or clear the default retention of records without a form, the default country national phone numbers are read in, the tenant's own SMS opt-out words, and the organisation's identity shown on the person's pages and in receipts; prints {"id",...}`, tenantUpdate, nil},
 		{"tenant suspend", "--tenant ID", `suspend a tenant (its keys answer 401); prints {"id","status"}`, tenantStatus(tenants.TenantSuspended), nil},
 		{"tenant activate", "--tenant ID", `activate a suspended tenant; prints {"id","status"}`, tenantStatus(tenants.TenantActive), nil},
 		{"tenant set-sendgrid-key", "--tenant ID --public-key KEY", "store SendGrid's webhook verification key", tenantSendGridKey, nil},

@@ -32,9 +32,13 @@ const (
 // LinkPage is what a page shows for a link.
 type LinkPage struct {
 	State LinkState
-	// Language is the form's language ("" English), Organisation the tenant's name.
+	// Language is the form's language ("" English), Organisation the organisation's legal
+	// name (else the tenant's name), PrivacyURL and Contact its privacy notice and
+	// data-protection contact ("" none set).
 	Language     string
 	Organisation string
+	PrivacyURL   string
+	Contact      string
 	// Channel is the general-contact channel a confirmation is for; Channels those a
 	// withdrawal shows (granted now) or withdrew.
 	Channel  string
@@ -150,7 +154,7 @@ func (s *LinkPages) describe(ctx context.Context, rec tenants.Record, page *Link
 		if err != nil && !errors.Is(err, tenants.ErrNotFound) {
 			return wrap("read link tenant", err)
 		}
-		page.Organisation = t.Name
+		page.Organisation, page.PrivacyURL, page.Contact = t.DisplayName(), t.Identity.PrivacyURL, t.Identity.ContactEmail
 	}
 	return nil
 }

@@ -23,8 +23,10 @@ type Receipt struct {
 	AnonymisedAt *time.Time
 	// Subject is the keyed hash of the person's e-mail address, else phone number (their
 	// belonging match key); "" once the record is anonymised.
-	Subject    string
-	Controller struct{ ID, Name string }
+	Subject string
+	// Controller is the organisation: its tenant id, its name (the legal name where set), its
+	// data-protection contact and postal address ("" none set).
+	Controller struct{ ID, Name, Contact, Address string }
 	Consents   []ReceiptConsent
 	// Events are the changes of the consents, oldest first: given, confirmed, revoked, expired.
 	Events []ReceiptEvent
@@ -35,7 +37,8 @@ type Receipt struct {
 	// Retention is how long the record is kept ("" until its consents are withdrawn or erased),
 	// and what it counts from.
 	Retention, RetentionFrom string
-	// Jurisdiction is the tenant's country (ISO 3166 alpha-2; "" none set).
+	// Jurisdiction is the organisation's jurisdiction, else its default country (ISO 3166
+	// alpha-2; "" none set).
 	Jurisdiction string
 	// Recipients are who the record's changes are sent to: the tenant's webhook endpoints (by
 	// host) and its mail server.
@@ -96,7 +99,8 @@ func (s *Rights) receiptOf(ctx context.Context, rec tenants.Record) (Receipt, er
 		if err != nil {
 			return Receipt{}, wrap("receipt", err)
 		}
-		out.Controller.Name, out.Jurisdiction = t.Name, t.DefaultCountry
+		out.Controller.Name, out.Jurisdiction = t.DisplayName(), t.JurisdictionCode()
+		out.Controller.Contact, out.Controller.Address = t.Identity.ContactEmail, t.Identity.Address
 		out.Retention, out.RetentionFrom = t.Retention, t.RetentionFrom
 	}
 	if err := s.receiptContext(ctx, rec, &out); err != nil {

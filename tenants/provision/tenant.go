@@ -3,6 +3,8 @@ package provision
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -179,4 +181,64 @@ func (s *Service) SetTenantRetention(ctx context.Context, a Actor, tenantID, ret
 	}
 	t.Retention, t.RetentionFrom = retention, from
 	return t, s.audit(ctx, a, tenantID, tenants.ActionTenantChanged, "retention", tenantID)
+}
+
+// IdentityChange changes the organisation's identity; a nil field keeps its value, "" clears
+// it.
+type IdentityChange struct {
+	LegalName, ContactEmail, Address, PrivacyURL, Jurisdiction *string
+}
+
+// SetIdentity checks and stores the organisation's identity (docs/API.md §17: the person's
+// pages and the receipts name it) and returns the tenant as changed. The privacy notice is an
+// absolute https URL; the jurisdiction an ISO 3166 alpha-2 code.
+func (s *Service) SetIdentity(ctx context.Context, a Actor, tenantID string, in IdentityChange) (tenants.Tenant, error) {
+	var c checks
+	t, err := s.Tenants.Get(ctx, tenantID)
+	if errors.Is(err, tenants.ErrNotFound) {
+		c.add("tenant", CodeUnknown, "Choose a tenant.")
+		return tenants.Tenant{}, c.err()
+	} else if err != nil {
+		return tenants.Tenant{}, err
+	}
+	id := t.Identity
+	text := func(field string, v *string, max int, into *string) {
+		if v == nil {
+			return
+		}
+		*into = strings.TrimSpace(*v)
+		if len(*into) > max || strings.ContainsAny(*into, "\x00\r\n") && field != "address" {
+			c.add(field, CodeInvalid, fmt.Sprintf("Give at most %d characters on one line.", max))
+		}
+	}
+	text("legal_name", in.LegalName, 200, &id.LegalName)
+	text("address", in.Address, 300, &id.Address)
+	text("contact_email", in.ContactEmail, 254, &id.ContactEmail)
+	if in.ContactEmail != nil && id.ContactEmail != "" {
+		if e, ok := contact.NormaliseEmail(id.ContactEmail); ok {
+			id.ContactEmail = e
+		} else {
+			c.add("contact_email", CodeInvalid, "Give an e-mail address, such as privacy@example.org, or nothing.")
+		}
+	}
+	text("privacy_url", in.PrivacyURL, 500, &id.PrivacyURL)
+	if in.PrivacyURL != nil && id.PrivacyURL != "" {
+		if u, err := url.Parse(id.PrivacyURL); err != nil || u.Scheme != "https" || u.Host == "" {
+			c.add("privacy_url", CodeInvalid, "Give the privacy notice's address, starting with https://, or nothing.")
+		}
+	}
+	if in.Jurisdiction != nil {
+		id.Jurisdiction = strings.ToUpper(strings.TrimSpace(*in.Jurisdiction))
+		if id.Jurisdiction != "" && !contact.ValidCountry(id.Jurisdiction) {
+			c.add("jurisdiction", CodeInvalid, "Give a two-letter ISO 3166 country code, such as DE, or nothing.")
+		}
+	}
+	if err := c.err(); err != nil {
+		return tenants.Tenant{}, err
+	}
+	if err := s.Tenants.SetIdentity(ctx, tenantID, id); err != nil {
+		return tenants.Tenant{}, err
+	}
+	t.Identity = id
+	return t, s.audit(ctx, a, tenantID, tenants.ActionTenantChanged, "identity", tenantID)
 }

@@ -45,22 +45,27 @@ func testTenants(t *testing.T, open Open) {
 	must(t, s.Tenants.SetSendGridKey(ctx, "a", "MFkw"))
 	must(t, s.Tenants.SetDefaultCountry(ctx, "a", "DE"))
 	must(t, s.Tenants.SetSMSStopWords(ctx, "a", []string{"alto", "nicht mehr"}))
+	identity := tenants.Identity{LegalName: "Friends of the Forest e.V.", ContactEmail: "privacy@forest.example",
+		Address: "Waldweg 1, 10115 Berlin", PrivacyURL: "https://forest.example/privacy", Jurisdiction: "DE"}
+	must(t, s.Tenants.SetIdentity(ctx, "a", identity))
 	got, err := s.Tenants.Get(ctx, "a")
 	want := tenant("a", 0)
 	want.RateLimit, want.Status, want.SendGridPublicKey, want.DefaultCountry = 7, tenants.TenantSuspended, "MFkw", "DE"
-	want.SMSStopWords = []string{"alto", "nicht mehr"}
+	want.SMSStopWords, want.Identity = []string{"alto", "nicht mehr"}, identity
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("Get(a) = %+v, %v; want %+v", got, err, want)
 	}
 	must(t, s.Tenants.SetSMSStopWords(ctx, "a", nil))
-	if got, err := s.Tenants.Get(ctx, "a"); err != nil || len(got.SMSStopWords) != 0 {
-		t.Errorf("stop words after clearing them = %q, %v", got.SMSStopWords, err)
+	must(t, s.Tenants.SetIdentity(ctx, "a", tenants.Identity{}))
+	if got, err := s.Tenants.Get(ctx, "a"); err != nil || len(got.SMSStopWords) != 0 || got.Identity != (tenants.Identity{}) {
+		t.Errorf("stop words and identity after clearing them = %q %+v, %v", got.SMSStopWords, got.Identity, err)
 	}
 	if b, _ := s.Tenants.Get(ctx, "b"); !reflect.DeepEqual(b, tenant("b", 1)) {
 		t.Errorf("changing a changed b: %+v", b)
 	}
 	for _, set := range []error{s.Tenants.SetRateLimit(ctx, "c", 1), s.Tenants.SetStatus(ctx, "c", "active"), s.Tenants.SetSendGridKey(ctx, "c", ""),
-		s.Tenants.SetDefaultCountry(ctx, "c", "DE"), s.Tenants.SetSMSStopWords(ctx, "c", []string{"alto"})} {
+		s.Tenants.SetDefaultCountry(ctx, "c", "DE"), s.Tenants.SetSMSStopWords(ctx, "c", []string{"alto"}),
+		s.Tenants.SetIdentity(ctx, "c", tenants.Identity{LegalName: "x"})} {
 		if !errors.Is(set, tenants.ErrNotFound) {
 			t.Errorf("changing an unknown tenant: %v, want ErrNotFound", set)
 		}
