@@ -68,7 +68,7 @@ func (r *Tenants) SetIdentity(ctx context.Context, tenantID string, id tenants.I
 	return r.update(ctx, `UPDATE tenants SET identity = ? WHERE id = ?`, identityOf(id), tenantID)
 }
 
-// identityOf is the identity column: a JSON object, '' for none.
+// identityOf is the identity column: a JSON object, ” for none.
 func identityOf(id tenants.Identity) string {
 	if id == (tenants.Identity{}) {
 		return ""

@@ -44,12 +44,12 @@ func Msg(lang, id string) string {
 
 func init() {
 	addMessages("en", map[string]string{
-		"page.footer": "This page sets no cookies and loads nothing from anywhere else.",
+		"page.footer":  "This page sets no cookies and loads nothing from anywhere else.",
 		"page.privacy": "Privacy notice",
 		"page.contact": "Data protection contact:",
 	})
 	addMessages("de", map[string]string{
-		"page.footer": "Diese Seite setzt keine Cookies und lädt nichts von anderswo.",
+		"page.footer":  "Diese Seite setzt keine Cookies und lädt nichts von anderswo.",
 		"page.privacy": "Datenschutzhinweise",
 		"page.contact": "Kontakt für den Datenschutz:",
 	})
