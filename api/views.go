@@ -72,7 +72,8 @@ func viewRecords(rs []ops.RecordView) []recordView {
 	out := make([]recordView, len(rs))
 	for i, r := range rs {
 		out[i] = recordView{submissionView{SubmissionID: r.SubmissionID, FormID: orNull(r.FormID), CreatedAt: r.CreatedAt, Contact: r.Contact,
-			Address: r.Address, Consents: plainConsents(viewConsents(r.Consents)), Payload: r.Payload, AnonymisedAt: r.AnonymisedAt, WithdrawURL: r.WithdrawURL}, r.Fields}
+			Address: r.Address, Consents: plainConsents(viewConsents(r.Consents)), Payload: r.Payload, AnonymisedAt: r.AnonymisedAt, WithdrawURL: r.WithdrawURL,
+			PreferencesURL: r.PreferencesURL}, r.Fields}
 	}
 	return out
 }

@@ -183,7 +183,8 @@ func TestGDPRErasure(t *testing.T) {
 	t.Run("the other tenant's identical person is untouched", func(t *testing.T) {
 		f1 := getSubmission(t, s, kb, "f1")
 		// The withdrawal link names its tenant.
-		jsonEqual(t, "other tenant's f1", f1, with(beforeF1, "createdAt", at(f1, "createdAt"), "consents", at(f1, "consents"), "withdrawUrl", at(f1, "withdrawUrl")))
+		jsonEqual(t, "other tenant's f1", f1, with(beforeF1, "createdAt", at(f1, "createdAt"), "consents", at(f1, "consents"), "withdrawUrl", at(f1, "withdrawUrl"),
+			"preferencesUrl", at(f1, "preferencesUrl")))
 		if n := len(at(consentsOf(t, s, kb, "email", ophelia.email), "submissions").([]any)); n != 1 {
 			t.Errorf("other tenant finds %d submissions by e-mail, want f1", n)
 		}

@@ -41,11 +41,12 @@ type ReceiptKey struct {
 	Created time.Time
 }
 
-// storedKey is a key as sealed: its generation, seed and when it was made.
+// storedKey is a key as sealed (its JSON, under the secrets key): its generation, seed and
+// when it was made.
 type storedKey struct {
-	Generation int       `json:"generation"`
-	Seed       []byte    `json:"seed"`
-	Created    time.Time `json:"created"`
+	Generation int
+	Seed       []byte
+	Created    time.Time
 }
 
 // Signing returns the tenant's newest key, made when it has none.

@@ -25,8 +25,9 @@ type RecordView struct {
 	Payload      map[string]any
 	Fields       map[string]any
 	AnonymisedAt *time.Time
-	// WithdrawURL is the record's withdrawal link ("" none), as in the record read.
-	WithdrawURL string
+	// WithdrawURL and PreferencesURL are the record's withdrawal link and preference page ("" none),
+	// as in the record read.
+	WithdrawURL, PreferencesURL string
 }
 
 // PersonExport is a person's data in one tenant (docs/API.md §5.5).
@@ -70,6 +71,7 @@ func (s *Rights) Export(ctx context.Context, tenantID, actor, requestID string, 
 		v := viewRecord(rec, now)
 		if s.PersonLinks != nil {
 			v.WithdrawURL = s.PersonLinks.WithdrawURL(ctx, rec, now)
+			v.PreferencesURL = s.PersonLinks.PreferencesURL(ctx, rec, now)
 		}
 		emails, phones = append(emails, v.Consents.GeneralContactEmail.Status), append(phones, v.Consents.GeneralContactPhone.Status)
 		switch rec.Kind {
