@@ -19,7 +19,6 @@ import (
 type LinkCases interface {
 	ConfirmLink(ctx context.Context, token string) (ops.LinkPage, error)
 	Confirm(ctx context.Context, token, ip, userAgent, requestID string) (ops.LinkPage, error)
-	WithdrawLink(ctx context.Context, token string) (ops.LinkPage, error)
 	Withdraw(ctx context.Context, token, requestID string) (ops.LinkPage, error)
 	Preferences(ctx context.Context, token string) (ops.LinkPage, error)
 	WithdrawChoice(ctx context.Context, token, choice, requestID string) (ops.LinkPage, error)
@@ -83,15 +82,6 @@ func (h *handler) confirm(c *fiber.Ctx) error {
 		return err
 	}
 	return renderLink(c, p, "confirm.title", web.ConfirmPage)
-}
-
-// withdrawPage is GET /w/{token}: the channels the person may be contacted on, and one button.
-func (h *handler) withdrawPage(c *fiber.Ctx) error {
-	p, err := h.Links.WithdrawLink(c.UserContext(), token(c))
-	if err != nil {
-		return err
-	}
-	return renderLink(c, p, "withdraw.title", web.WithdrawPage)
 }
 
 // preferencesPage is GET /p/{token} (and GET /w/{token}): the consents the person holds at

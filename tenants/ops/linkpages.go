@@ -184,20 +184,6 @@ func (s *Core) countryOf(ctx context.Context, rec tenants.Record) string {
 	return c
 }
 
-// WithdrawLink shows what the withdrawal link token would withdraw: the person's general
-// contact granted now in the link's tenant, channel names only (GET; changes nothing).
-func (s *LinkPages) WithdrawLink(ctx context.Context, token string) (LinkPage, error) {
-	_, rec, page, err := s.withdrawable(ctx, token)
-	if err != nil || page.State != LinkOpen {
-		return page, err
-	}
-	page.Channels, err = s.grantedChannels(ctx, rec)
-	if len(page.Channels) == 0 {
-		page.State = LinkNothing
-	}
-	return page, err
-}
-
 // Withdraw withdraws the general contact of the person the withdrawal link token names, as
 // an unsubscribe of their own identifiers does (their belonging records only), audited with
 // actor subject (POST). An erased record has nothing left to withdraw.
