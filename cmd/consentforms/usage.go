@@ -131,12 +131,46 @@ func requiredFlags(args string) []string {
 	return out
 }
 
+// requiredChoices are the groups in parentheses at the top level of a usage line
+// ("(--file F | --text T)"): the first flag of each branch, one of which must be given.
+func requiredChoices(args string) [][]string {
+	var out [][]string
+	var group []string
+	depth, branchStart := 0, false
+	for _, word := range strings.Fields(args) {
+		if depth == 0 && strings.HasPrefix(word, "(") {
+			group, branchStart = []string{}, true
+		}
+		inGroup := group != nil && (depth == 1 || depth == 0 && strings.HasPrefix(word, "("))
+		if w := strings.TrimLeft(word, "("); inGroup && branchStart && strings.HasPrefix(w, "--") {
+			group, branchStart = append(group, strings.TrimRight(strings.TrimPrefix(w, "--"), ")")), false
+		}
+		if inGroup && word == "|" {
+			branchStart = true
+		}
+		depth += strings.Count(word, "(") + strings.Count(word, "[") - strings.Count(word, ")") - strings.Count(word, "]")
+		if depth == 0 && group != nil {
+			out, group = append(out, group), nil
+		}
+	}
+	return out
+}
+
 // missingFlags is the usage error of a command line lacking flags the command requires.
 func missingFlags(c command, fs *flag.FlagSet) error {
 	var missing []string
 	for _, name := range requiredFlags(c.args) {
 		if fs.Lookup(name) != nil && !flagSet(fs, name) {
 			missing = append(missing, "--"+name)
+		}
+	}
+	for _, group := range requiredChoices(c.args) {
+		given := false
+		for _, name := range group {
+			given = given || fs.Lookup(name) != nil && flagSet(fs, name)
+		}
+		if !given {
+			missing = append(missing, "--"+strings.Join(group, " or --"))
 		}
 	}
 	if len(missing) == 0 {

@@ -70,10 +70,28 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"version", "extra"}, `unexpected argument "extra"`},
 		{[]string{"serve", "--port", "1"}, "flag provided but not defined: -port"},
 		{[]string{"backup"}, "--out is required"},
+		{[]string{"receipt", "verify"}, "--file is required"},
+		{[]string{"key", "create", "--tenant", "t_x"}, "missing --scopes or --publishable"},
+		{[]string{"form", "text", "--tenant", "t_x", "--form-id", "f", "--consent", "primary_purpose", "--lang", "en"}, "missing --file or --text"},
 	} {
 		code, out, errOut := runArgs(tc.args...)
 		if code != 2 || out != "" || !strings.Contains(errOut, tc.want) || !strings.Contains(errOut, "Usage: consentforms") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2, %q and the usage on stderr", tc.args, code, out, errOut, tc.want)
+		}
+	}
+}
+
+// TestEveryCommandRequiresItsFlags: each store command run without the flags its usage line
+// requires (outside brackets, or one of a parenthesised choice) names them and exits 2 with
+// the usage on stderr, before it opens any store.
+func TestEveryCommandRequiresItsFlags(t *testing.T) {
+	for _, c := range commands() {
+		if c.flags == nil || len(requiredFlags(c.args))+len(requiredChoices(c.args)) == 0 {
+			continue
+		}
+		code, out, errOut := runArgs(strings.Fields(c.name)...)
+		if code != 2 || out != "" || !strings.Contains(errOut, "missing --") || !strings.Contains(errOut, "Usage: consentforms "+c.name) {
+			t.Errorf("%s without flags: exit %d, stdout %q, stderr %q", c.name, code, out, errOut)
 		}
 	}
 }
