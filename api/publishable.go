@@ -3,6 +3,8 @@ package api
 import (
 	"context"
 	"net/netip"
+	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/consentforms/consentforms/clientaddr"
@@ -138,7 +140,22 @@ func (s *server) originAllowed(ctx context.Context, origin string) (bool, error)
 	return ok, nil
 }
 
-// challenge is GET /api/v1/forms/{form_id}/challenge: a fresh ALTCHA challenge for the key's
+// challengePathDeprecatedAt is when /api/v1/forms/{form_id}/challenge gave way to
+// /api/v1/challenges/{form_id} (RFC 9745's Deprecation date).
+var challengePathDeprecatedAt = time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
+
+// deprecatedFor marks an answer of a deprecated path (RFC 9745 Deprecation, and the path that
+// replaces it as the successor-version link: successor plus the form id).
+func deprecatedFor(successor string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		c.Set("Deprecation", "@"+strconv.FormatInt(challengePathDeprecatedAt.Unix(), 10))
+		c.Set(fiber.HeaderLink, "<"+successor+url.PathEscape(c.Params("form_id"))+`>; rel="successor-version"`)
+		return c.Next()
+	}
+}
+
+// challenge is GET /api/v1/challenges/{form_id} (before: /api/v1/forms/{form_id}/challenge,
+// deprecated): a fresh ALTCHA challenge for the key's
 // form, bound to the key and the form.
 func (s *server) challenge(c *fiber.Ctx) error {
 	a := authOf(c)

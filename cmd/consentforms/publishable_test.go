@@ -50,7 +50,7 @@ func from(origin string, n int) []string {
 // solved fetches a challenge for form with the publishable key and solves it as the page does.
 func (p publishableSetup) solved(t *testing.T, form string, addr int) string {
 	t.Helper()
-	r := call(t, p.s, "GET", "/api/v1/forms/"+form+"/challenge", p.pk, nil, from(goodOrigin, addr)...)
+	r := call(t, p.s, "GET", "/api/v1/challenges/"+form, p.pk, nil, from(goodOrigin, addr)...)
 	if r.Status != 200 {
 		t.Fatalf("challenge: %d %s", r.Status, r.Body)
 	}
@@ -82,7 +82,7 @@ func TestPublishableKeyCORS(t *testing.T) {
 		return call(t, p.s, "OPTIONS", path, "", nil, "Origin: "+origin, "Access-Control-Request-Method: POST",
 			"Access-Control-Request-Headers: authorization, content-type")
 	}
-	for _, path := range []string{submitPath, "/api/v1/forms/petition/challenge"} {
+	for _, path := range []string{submitPath, "/api/v1/challenges/petition"} {
 		r := pre(path, goodOrigin)
 		if r.Status != 204 || r.Header.Get("Access-Control-Allow-Origin") != goodOrigin ||
 			!strings.Contains(strings.ToLower(r.Header.Get("Access-Control-Allow-Headers")), "authorization") {
@@ -96,12 +96,19 @@ func TestPublishableKeyCORS(t *testing.T) {
 			t.Errorf("preflight %s from %s: %d %v", path, evilOrigin, r.Status, r.Header)
 		}
 	}
-	r := call(t, p.s, "GET", "/api/v1/forms/petition/challenge", p.pk, nil, from(goodOrigin, 1)...)
-	if r.Status != 200 || r.Header.Get("Access-Control-Allow-Origin") != goodOrigin || r.Header.Get("Access-Control-Allow-Credentials") != "" {
+	r := call(t, p.s, "GET", "/api/v1/challenges/petition", p.pk, nil, from(goodOrigin, 1)...)
+	if r.Status != 200 || r.Header.Get("Access-Control-Allow-Origin") != goodOrigin || r.Header.Get("Access-Control-Allow-Credentials") != "" ||
+		r.Header.Get("Deprecation") != "" {
 		t.Errorf("challenge from %s: %d %v", goodOrigin, r.Status, r.Header)
 	}
+	// The path before /api/v1/challenges/ answers the same for a release, marked deprecated.
+	old := call(t, p.s, "GET", "/api/v1/forms/petition/challenge", p.pk, nil, from(goodOrigin, 1)...)
+	if old.Status != 200 || !strings.HasPrefix(old.Header.Get("Deprecation"), "@") ||
+		old.Header.Get("Link") != `</api/v1/challenges/petition>; rel="successor-version"` || old.JSON(t)["challenge"] == nil {
+		t.Errorf("the deprecated challenge path: %d %v %s", old.Status, old.Header, old.Body)
+	}
 	runCases(t, p.s, []apiCase{
-		{name: "challenge from another origin", method: "GET", path: "/api/v1/forms/petition/challenge", key: p.pk,
+		{name: "challenge from another origin", method: "GET", path: "/api/v1/challenges/petition", key: p.pk,
 			headers: from(evilOrigin, 2), status: 403, kind: "Forbidden"},
 		{name: "submission from another origin", path: submitPath, key: p.pk, body: webSub("w-evil", "altcha", p.solved(t, "petition", 3)),
 			headers: from(evilOrigin, 3), status: 403, kind: "Forbidden"},
@@ -161,7 +168,7 @@ func TestPublishableKeyConfined(t *testing.T) {
 	email := map[string]any{"email": "web@example.org"}
 	cases := []apiCase{
 		{name: "other form", path: submitPath, key: p.pk, body: webSub("x1", "form_id", "other", "altcha", p.solved(t, "petition", 20)), headers: h, status: 403, kind: "Forbidden"},
-		{name: "other form's challenge", method: "GET", path: "/api/v1/forms/other/challenge", key: p.pk, headers: h, status: 403, kind: "Forbidden"},
+		{name: "other form's challenge", method: "GET", path: "/api/v1/challenges/other", key: p.pk, headers: h, status: 403, kind: "Forbidden"},
 		{name: "read submission", method: "GET", path: "/api/v1/forms/submissions/x1", key: p.pk, headers: h, status: 403, kind: "Forbidden"},
 		{name: "consents", method: "GET", path: "/api/v1/consents?email=web@example.org", key: p.pk, headers: h, status: 403, kind: "Forbidden"},
 		{name: "consents search", path: "/api/v1/consents/search", key: p.pk, body: email, headers: h, status: 403, kind: "Forbidden"},
@@ -172,13 +179,13 @@ func TestPublishableKeyConfined(t *testing.T) {
 		{name: "digitisation", path: "/api/v1/digitisation/submissions", key: p.pk, body: map[string]any{}, headers: h, status: 403, kind: "Forbidden"},
 		{name: "canvassing", path: "/api/v1/canvassing/submissions", key: p.pk, body: map[string]any{}, headers: h, status: 403, kind: "Forbidden"},
 		{name: "calls", path: callsPath, key: p.pk, body: map[string]any{}, headers: h, status: 403, kind: "Forbidden"},
-		{name: "stripped of its prefix", method: "GET", path: "/api/v1/forms/petition/challenge", key: "cf_" + strings.TrimPrefix(p.pk, "cf_pk_"), headers: h, status: 401, kind: "Unauthorized"},
+		{name: "stripped of its prefix", method: "GET", path: "/api/v1/challenges/petition", key: "cf_" + strings.TrimPrefix(p.pk, "cf_pk_"), headers: h, status: 401, kind: "Unauthorized"},
 	}
 	runCases(t, p.s, cases)
 	// One address: the burst (half of 60 a minute), then 429 with retryAfter.
 	var last response
 	for i := 0; i < 40; i++ {
-		last = call(t, p.s, "GET", "/api/v1/forms/petition/challenge", p.pk, nil, from(goodOrigin, 30)...)
+		last = call(t, p.s, "GET", "/api/v1/challenges/petition", p.pk, nil, from(goodOrigin, 30)...)
 		if last.Status == 429 {
 			break
 		}
@@ -192,7 +199,7 @@ func TestPublishableKeyConfined(t *testing.T) {
 		t.Errorf("429 %s %v", last.Body, last.Header)
 	}
 	// Another address is not limited by it.
-	if r := call(t, p.s, "GET", "/api/v1/forms/petition/challenge", p.pk, nil, from(goodOrigin, 31)...); r.Status != 200 {
+	if r := call(t, p.s, "GET", "/api/v1/challenges/petition", p.pk, nil, from(goodOrigin, 31)...); r.Status != 200 {
 		t.Errorf("another address: %d", r.Status)
 	}
 }

@@ -103,7 +103,7 @@
       // consents last as long as the form says (the server sets it).
       if (form.getAttribute("data-cf-text-version")) body.consent_text_version = form.getAttribute("data-cf-text-version");
       try {
-        body.altcha = await solution(api + "/api/v1/forms/" + encodeURIComponent(id) + "/challenge", auth, form);
+        body.altcha = await solution(api + "/api/v1/challenges/" + encodeURIComponent(id), auth, form);
         var r = await fetch(api + "/api/v1/forms/accept-submission", { method: "POST", credentials: "omit",
           headers: { Authorization: auth.Authorization, "Content-Type": "application/json" }, body: JSON.stringify(body) });
         if (r.ok) {
