@@ -57,6 +57,8 @@ type Deps struct {
 	// ExportJSON is the JSON shape of a person's access export, the API's own (api.ExportView):
 	// the download is the answer of POST /api/v1/gdpr/export.
 	ExportJSON func(ops.PersonExport) any
+	// Mail reads the tenants' mail servers and sends their test mail (nil: the page offers none).
+	Mail MailServers
 }
 
 // SessionKey is one key that signs session tokens, named by its id (the tokens' kid).

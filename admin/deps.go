@@ -2,6 +2,7 @@ package admin
 
 import (
 	"context"
+	"time"
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/ops"
@@ -45,6 +46,16 @@ type Rights interface {
 type WebhookDiagnostics interface {
 	Stats(ctx context.Context, tenantID string) ([]tenants.WebhookStats, error)
 	Delivered(tenantID, provider string, events, unsubscribed int)
+}
+
+// MailServers read a tenant's mail server and send it a test mail (package cmd wires them to
+// the sealed settings and the mail package).
+type MailServers interface {
+	// MailServer is the tenant's mail server and when it was set; tenants.ErrNotFound when none.
+	MailServer(ctx context.Context, tenantID string) (tenants.MailServer, time.Time, error)
+	// TestMail sends a test mail to the address through the tenant's server and returns its
+	// answer (never logged: the address is the staff member's) and whether it took the mail.
+	TestMail(ctx context.Context, tenantID, to string) (answer string, ok bool, err error)
 }
 
 var (

@@ -128,6 +128,8 @@ func (h *handler) webhookRoutes() []route {
 		{post, web.PathSMSNumberRemove, tenantData(permWebhooksWrite), signedIn, h.smsNumberRemove},
 		{post, web.PathSMSStopWords, tenantData(permWebhooksWrite), signedIn, h.smsStopWordsSave},
 		{post, web.PathWebhookTests + "/:provider", tenantData(permWebhooksWrite), signedIn, h.webhookTest},
+		{post, web.PathMailServer, tenantData(permWebhooksWrite), signedIn, h.mailServerSave},
+		{post, web.PathMailTest, tenantData(permWebhooksWrite), signedIn, h.mailTest},
 	}
 }
 

@@ -56,6 +56,9 @@ func (h *handler) renderWebhooks(c *fiber.Ctx, s *session, status int, tokenName
 	if err := h.smsSettings(c, s, t, &p); err != nil {
 		return err
 	}
+	if err := h.mailSettings(c, s, &p); err != nil {
+		return err
+	}
 	for _, tok := range list {
 		if tok.Provider == provision.ProviderMailchimp {
 			p.MailchimpTokens = append(p.MailchimpTokens, web.WebhookTokenItem{ID: tok.ID, Name: tok.Name, Prefix: "mct_" + tok.ID,

@@ -6,6 +6,7 @@
 package web
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/consentforms/consentforms/tenants"
@@ -326,6 +327,25 @@ type WebhooksPage struct {
 	// with sms_stop_words); SMSLanguages the languages whose words apply besides them.
 	SMSStopWords string
 	SMSLanguages []string
+	// MailServer is the tenant's mail server as set (never its password; nil none), MailForm
+	// what the form shows (the settings, or what was typed when they were refused), MailTest
+	// the outcome of the test mail just sent (nil none).
+	MailServer *MailServerView
+	MailForm   MailServerView
+	MailTest   *MailTestResult
+}
+
+// MailServerView is a tenant's mail server as staff see it: everything but the password.
+type MailServerView struct {
+	Host, TLS, User, From, ReplyTo string
+	Port                           int
+	SetAt                          time.Time
+}
+
+// MailTestResult is what the mail server answered to the test mail.
+type MailTestResult struct {
+	OK     bool
+	Answer string
 }
 
 // SMSNumberItem is one of the tenant's SMS sending numbers.
@@ -346,4 +366,12 @@ type WebhookTokenIssuedPage struct {
 	Layout Layout
 	Token  string
 	URL    string // the full webhook URL including ?token=
+}
+
+// portValue is a port as a form shows it ("" for none).
+func portValue(port int) string {
+	if port == 0 {
+		return ""
+	}
+	return strconv.Itoa(port)
 }

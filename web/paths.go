@@ -18,6 +18,8 @@ const (
 	PathMailchimpTokens  = "/admin/webhooks/mailchimp-tokens"
 	PathSendGridKey      = "/admin/webhooks/sendgrid-key"
 	PathSMSSecrets       = "/admin/webhooks/sms-secret"
+	PathMailServer       = "/admin/webhooks/mail-server"
+	PathMailTest         = "/admin/webhooks/mail-test"
 	PathSMSNumbers       = "/admin/webhooks/sms-numbers"
 	PathSMSNumberRemove  = "/admin/webhooks/sms-numbers/remove"
 	PathSMSStopWords     = "/admin/webhooks/sms-stop-words"

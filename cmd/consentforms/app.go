@@ -49,7 +49,8 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 		Chains: store.AuditChains, Outbox: store.Outbox, Bulk: store.Bulk, SMS: store.SMS}, Persons: cases.Persons, Bulk: cases.Bulk, Rights: cases.Rights, Observer: m,
 		Provision: provisionOn(store, hooks, ring.SecretsKeys), Diagnostics: cases.WebhookDiag,
 		Enforcer: enf, Logger: log, SessionKeys: ring.SessionKeys, TrustedProxies: proxies, PurgeKey: apiKeys.Purge, PurgeForm: purgeForm, PurgeTenant: tens.Purge, Now: time.Now,
-		PasswordChecks: lim.PasswordChecks, ExportJSON: api.ExportView, PublicURL: urls.links})
+		PasswordChecks: lim.PasswordChecks, ExportJSON: api.ExportView, PublicURL: urls.links,
+		Mail: mailServers{repo: store.SMS, keys: ring.SecretsKeys}})
 	return app, cases, nil
 }
 

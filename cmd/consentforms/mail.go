@@ -7,7 +7,9 @@ import (
 	"flag"
 	"io"
 	"os"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/consentforms/consentforms/mail"
 	"github.com/consentforms/consentforms/tenants"
@@ -38,6 +40,38 @@ func openMailServer(ctx context.Context, repo tenants.SMSRepo, keys func() *seal
 	}
 	var ms tenants.MailServer
 	return ms, json.Unmarshal([]byte(plain), &ms)
+}
+
+// mailServers are the tenants' mail servers as the admin UI reads and tries them.
+type mailServers struct {
+	repo tenants.SMSRepo
+	keys func() *sealed.Keys
+}
+
+// MailServer is the tenant's mail server and when it was set.
+func (m mailServers) MailServer(ctx context.Context, tenantID string) (tenants.MailServer, time.Time, error) {
+	sec, err := m.repo.Secret(ctx, tenantID, tenants.ProviderMail)
+	if err != nil {
+		return tenants.MailServer{}, time.Time{}, err
+	}
+	ms, err := openMailServer(ctx, m.repo, m.keys, tenantID)
+	return ms, sec.SetAt, err
+}
+
+// TestMail sends the test mail to the address through the tenant's server.
+func (m mailServers) TestMail(ctx context.Context, tenantID, to string) (string, bool, error) {
+	ms, err := openMailServer(ctx, m.repo, m.keys, tenantID)
+	if err != nil {
+		return "", false, err
+	}
+	res := mail.Send(ctx, mail.Server{Host: ms.Host, Port: ms.Port, TLS: ms.TLS, User: ms.User, Password: ms.Password, From: ms.From,
+		ReplyTo: ms.ReplyTo}, mail.Message{ID: "test-" + tenants.NewID(""), To: to, Subject: "Test mail from consentforms",
+		Text: "This is a test mail: the mail server settings of your organisation work.\n"}, 0)
+	answer := res.Answer
+	if c := strconv.Itoa(res.Code); res.Code != 0 && !strings.HasPrefix(answer, c) {
+		answer = c + " " + answer
+	}
+	return answer, res.Outcome == mail.Sent, nil
 }
 
 // checkMailServer checks a mail server's settings as the mail package sends with them, each
