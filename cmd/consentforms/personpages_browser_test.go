@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -48,8 +49,8 @@ func (u *adminUI) checkPersonPage(name string) {
 
 // TestPersonPagesBrowser: the person confirms a double opt-in by its button in German (the
 // form's language) — the page before, the confirmation, the used link — and, on the preference
-// page its withdrawal link opens, withdraws the phone alone and then everything, at phone and
-// desktop widths, with no script, cookie or outside resource.
+// page its withdrawal link opens (the browser's script off), withdraws the phone alone and then
+// everything, at phone and desktop widths, with no script, cookie or outside resource.
 func TestPersonPagesBrowser(t *testing.T) {
 	requireChromium(t)
 	if os.Getenv("CONSENTFORMS_SCREENSHOTS") == "" {
@@ -82,7 +83,11 @@ func TestPersonPagesBrowser(t *testing.T) {
 	u.visible("link-used")
 	u.checkPersonPage("used")
 
-	// The withdrawal link of the mails opens the preference page: each consent on its own.
+	// The withdrawal link of the mails opens the preference page: each consent on its own, with
+	// the browser's script turned off (the page needs none).
+	if _, err := chromedp.Call(u.ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+		t.Fatal(err)
+	}
 	wantStatus(t, "preference page", u.open(withdraw), 200)
 	if got := u.texts("withdraw-channel"); len(got) != 2 || !strings.HasPrefix(got[0], "Kontakt per E-Mail") || !strings.HasPrefix(got[1], "Kontakt per Telefon") {
 		t.Errorf("channels %q", got)
