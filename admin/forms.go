@@ -18,12 +18,46 @@ func (h *handler) forms(c *fiber.Ctx, s *session) error {
 	if err != nil {
 		return err
 	}
+	items := formItems(list)
+	t, err := h.Store.Tenants.Get(c.UserContext(), s.TenantID)
+	if err != nil {
+		return err
+	}
+	id := t.Identity
+	return h.render(c, fiber.StatusOK, web.Forms(web.FormsPage{Layout: h.layout(c, s, "Forms", web.NavForms),
+		Forms: items, CanEdit: h.may(s, permFormsWrite), Identity: web.OrganisationIdentity{LegalName: id.LegalName,
+			ContactEmail: id.ContactEmail, PrivacyURL: id.PrivacyURL, Address: id.Address, Jurisdiction: id.Jurisdiction}}))
+}
+
+// formItems are the forms as the Forms page lists them.
+func formItems(list []tenants.Form) []web.FormItem {
 	items := make([]web.FormItem, len(list))
 	for i, f := range list {
 		items[i] = web.FormItem{ID: f.FormID, Name: f.Name, Open: f.Open, FieldCount: len(f.Fields), CreatedAt: f.CreatedAt}
 	}
-	return h.render(c, fiber.StatusOK, web.Forms(web.FormsPage{Layout: h.layout(c, s, "Forms", web.NavForms),
-		Forms: items, CanEdit: h.may(s, permFormsWrite)}))
+	return items
+}
+
+// organisationSave sets the organisation's identity as the Forms page's form gives it (every
+// field; an empty one clears it); a refusal shows the page again with what was typed.
+func (h *handler) organisationSave(c *fiber.Ctx, s *session) error {
+	typed := web.OrganisationIdentity{LegalName: c.FormValue("legal_name"), ContactEmail: c.FormValue("contact_email"),
+		PrivacyURL: c.FormValue("privacy_url"), Address: c.FormValue("address"), Jurisdiction: c.FormValue("jurisdiction")}
+	_, err := h.provision().SetIdentity(c.UserContext(), by(c, s), s.TenantID, provision.IdentityChange{LegalName: &typed.LegalName,
+		ContactEmail: &typed.ContactEmail, PrivacyURL: &typed.PrivacyURL, Address: &typed.Address, Jurisdiction: &typed.Jurisdiction})
+	if errs, ok := fieldErrors(err); ok {
+		list, lerr := h.Store.Forms.List(c.UserContext(), s.TenantID)
+		if lerr != nil {
+			return lerr
+		}
+		return h.invalid(c, web.Forms(web.FormsPage{Layout: h.layout(c, s, "Forms", web.NavForms), Forms: formItems(list), CanEdit: true,
+			Identity: typed, IdentityErrors: errs}))
+	}
+	h.PurgeTenant(s.TenantID)
+	if err != nil {
+		return err
+	}
+	return h.redirect(c, web.PathForms, success("Organisation saved: people see it on your pages and receipts."))
 }
 
 func (h *handler) formNew(c *fiber.Ctx, s *session) error {

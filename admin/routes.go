@@ -56,6 +56,7 @@ func (h *handler) routes() []route {
 		{get, web.PathForms, tenantData(permFormsRead), signedIn, h.forms},
 		{get, web.PathFormNew, tenantData(permFormsWrite), signedIn, h.formNew},
 		{post, web.PathForms, tenantData(permFormsWrite), signedIn, h.formCreate},
+		{post, web.PathOrganisation, tenantData(permFormsWrite), signedIn, h.organisationSave},
 		{get, web.PathForms + "/:id", tenantData(permFormsRead), signedIn, h.formEdit},
 		{post, web.PathForms + "/:id", tenantData(permFormsWrite), signedIn, h.formSave},
 		{get, web.PathForms + "/:id/texts", tenantData(permFormsWrite), signedIn, h.textPage},

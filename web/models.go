@@ -166,6 +166,15 @@ type FormsPage struct {
 	Layout  Layout
 	Forms   []FormItem
 	CanEdit bool // shows "New form" and edit links
+	// Identity is the organisation as people see it (POST PathOrganisation with legal_name,
+	// contact_email, privacy_url, address, jurisdiction); IdentityErrors a refusal's.
+	Identity       OrganisationIdentity
+	IdentityErrors FieldErrors
+}
+
+// OrganisationIdentity is the organisation's identity as the Forms page shows and sets it.
+type OrganisationIdentity struct {
+	LegalName, ContactEmail, PrivacyURL, Address, Jurisdiction string
 }
 
 // CustomField is one custom field row of a form definition.

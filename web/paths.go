@@ -12,6 +12,7 @@ const (
 	PathLogout           = "/admin/logout"
 	PathPassword         = "/admin/password"
 	PathForms            = "/admin/forms"
+	PathOrganisation     = "/admin/organisation"
 	PathFormNew          = "/admin/forms/new"
 	PathKeys             = "/admin/keys"
 	PathWebhooks         = "/admin/webhooks"

@@ -1018,11 +1018,11 @@ func mailServer(p WebhooksPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = textInput(input{Name: "host", Label: "Host", Value: p.MailForm.Host, Error: p.Errors.Get("host"), Required: true, Autocomplete: "off"}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = textInput(input{Type: "text", Name: "host", Label: "Host", Value: p.MailForm.Host, Error: p.Errors.Get("host"), Required: true, Autocomplete: "off"}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = textInput(input{Name: "port", Label: "Port", Value: portValue(p.MailForm.Port), Error: p.Errors.Get("port"), Required: true, Autocomplete: "off"}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = textInput(input{Type: "text", Name: "port", Label: "Port", Value: portValue(p.MailForm.Port), Error: p.Errors.Get("port"), Required: true, Autocomplete: "off"}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1095,7 +1095,7 @@ func mailServer(p WebhooksPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = textInput(input{Name: "user", Label: "User", Value: p.MailForm.User, Error: p.Errors.Get("user"), Autocomplete: "off"}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = textInput(input{Type: "text", Name: "user", Label: "User", Value: p.MailForm.User, Error: p.Errors.Get("user"), Autocomplete: "off"}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1103,11 +1103,11 @@ func mailServer(p WebhooksPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = textInput(input{Name: "from", Label: "From (Name <address>)", Value: p.MailForm.From, Error: p.Errors.Get("from"), Required: true, Autocomplete: "off", Wide: true}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = textInput(input{Type: "text", Name: "from", Label: "From (Name <address>)", Value: p.MailForm.From, Error: p.Errors.Get("from"), Required: true, Autocomplete: "off", Wide: true}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = textInput(input{Name: "reply_to", Label: "Reply-To", Value: p.MailForm.ReplyTo, Error: p.Errors.Get("reply_to"), Autocomplete: "off", Wide: true}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = textInput(input{Type: "text", Name: "reply_to", Label: "Reply-To", Value: p.MailForm.ReplyTo, Error: p.Errors.Get("reply_to"), Autocomplete: "off", Wide: true}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
