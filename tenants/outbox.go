@@ -111,9 +111,11 @@ func (ev OutboxEvent) DeliveriesTo(eps []Endpoint) []Delivery {
 		if ep.Wants(ev.Type) && ep.Live() && !ep.CreatedAt.After(ev.Time) {
 			out = append(out, Delivery{EndpointID: ep.ID, EventID: ev.ID, TenantID: ev.TenantID, Type: ev.Type,
 				Payload: ev.Payload, CreatedAt: ev.Time, Status: DeliveryPending, NextAt: ev.Time})
+			// The reminder is a delivery of its own, created as of when it is due: its retry
+			// window counts from then, not from the submission.
 			if at, ok := ev.remindAt(); ok && ep.URL == MailEndpointURL {
 				out = append(out, Delivery{EndpointID: ep.ID, EventID: ev.ID + "-reminder", TenantID: ev.TenantID,
-					Type: EventTypeConfirmationReminder, Payload: ev.Payload, CreatedAt: ev.Time, Status: DeliveryPending, NextAt: at})
+					Type: EventTypeConfirmationReminder, Payload: ev.Payload, CreatedAt: at, Status: DeliveryPending, NextAt: at})
 			}
 		}
 	}

@@ -20,7 +20,8 @@ func TestDeliveriesToReminder(t *testing.T) {
 		t.Fatalf("%d deliveries, want the confirmation to each endpoint and the mail endpoint's reminder: %+v", len(got), got)
 	}
 	r := got[1]
-	if r.EndpointID != "we_mail" || r.Type != EventTypeConfirmationReminder || !r.NextAt.Equal(at) || r.EventID != "msg_1-reminder" || r.Payload != ev.Payload {
+	if r.EndpointID != "we_mail" || r.Type != EventTypeConfirmationReminder || !r.NextAt.Equal(at) || !r.CreatedAt.Equal(at) ||
+		r.EventID != "msg_1-reminder" || r.Payload != ev.Payload {
 		t.Errorf("the reminder delivery: %+v", r)
 	}
 	if got[0].Type != EventTypeConfirmationRequested || !got[0].NextAt.Equal(now) || got[2].EndpointID != "we_hook" {
