@@ -34,7 +34,7 @@ const personPageProblemsJS = `(() => {
 // checkPersonPage fails the test with the page's problems at each width, with a screenshot.
 func (u *adminUI) checkPersonPage(name string) {
 	u.t.Helper()
-	for _, w := range []int64{375, 1280} {
+	for _, w := range []int64{375, 390, 1280} {
 		u.do(chromedp.EmulateViewport(w, 800))
 		problems, err := chromedp.Run(u.ctx, chromedp.Evaluate[[]string](personPageProblemsJS))
 		if err != nil {
@@ -117,6 +117,19 @@ func TestPersonPagesBrowser(t *testing.T) {
 	if consentOf(rec, "generalContactEmail")["status"] != "revoked" || consentOf(rec, "primaryPurpose")["status"] != "revoked" {
 		t.Errorf("after withdrawing everything the record reads %v", rec["consents"])
 	}
+	// In English, the form's language by default: the same page in its words.
+	s.cli("form", "create", "--tenant", tn, "--form-id", "rally", "--name", "Rally for the trees")
+	en := doiSubmission("en1", "eve@example.org")
+	en["form_id"] = "rally"
+	call(t, s, "POST", "/api/v1/forms/accept-submission", k, en)
+	wantStatus(t, "English preference page", u.open(pathOf(t, s, recordRead(t, s, k, "en1")["preferencesUrl"])), 200)
+	if got := u.texts("withdraw-form"); len(got) != 1 || !strings.HasPrefix(got[0], "Your part in “Rally for the trees”") {
+		t.Errorf("English forms %q", got)
+	}
+	if got := u.text("withdraw-button"); got != "Withdraw everything" {
+		t.Errorf("English button %q", got)
+	}
+	u.checkPersonPage("preferences-en")
 	wantStatus(t, "invalid link", u.open("/w/nonsense"), 404)
 	u.visible("link-invalid")
 	u.checkPersonPage("invalid")

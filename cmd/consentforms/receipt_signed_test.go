@@ -204,3 +204,32 @@ func TestReceiptsOfEveryKindSigned(t *testing.T) {
 		t.Errorf("the receipt after erasure: %v", rec)
 	}
 }
+
+// TestReceiptExampleInDocs: the example receipt of docs/API.md §12.3 is valid JSON, holds every
+// field the OpenAPI document requires and no other, and every term resolves in the vocabularies
+// it names, as a served receipt does.
+func TestReceiptExampleInDocs(t *testing.T) {
+	b, err := os.ReadFile("../../docs/API.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "### 12.3 ")
+	if !ok {
+		t.Fatal("docs/API.md has no §12.3")
+	}
+	_, block, ok := strings.Cut(section, "```json\n")
+	block, _, closed := strings.Cut(block, "\n```")
+	if !ok || !closed {
+		t.Fatal("§12.3 has no ```json example")
+	}
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(block), &rec); err != nil {
+		t.Fatalf("the example is not JSON: %v", err)
+	}
+	rs, cs := receiptSchemas(t)
+	checkFields(t, "the example receipt", rec, rs)
+	for _, c := range rec["dpv:hasConsent"].([]any) {
+		checkFields(t, "the example's consent", c.(map[string]any), cs)
+	}
+	checkTerms(t, rec["@context"].(map[string]any), rec, "receipt")
+}
