@@ -266,7 +266,12 @@ type target struct {
 // targetOpts are how startTarget provisions a target: texts as benchHTTP's; noHook leaves
 // the tenant without a webhook endpoint; discards marks a binary built with the benchdiscard
 // tag.
-type targetOpts struct{ texts, noHook, discards bool }
+// mail gives the tenant a mail server (the bench's SMTP sink at smtpAddr), so that every
+// double-opt-in submission of textsForm queues its confirmation mail too.
+type targetOpts struct {
+	texts, noHook, discards, mail bool
+	smtpAddr                      string
+}
 
 // startTarget provisions a data dir for bin and starts it. With texts it also creates
 // textsForm, and the webhook endpoint subscribes to consent.confirmation_requested too, as a
@@ -294,7 +299,7 @@ func startTarget(ctx context.Context, name, bin, hook string, o targetOpts) (*ta
 				"Yes, add my name to the petition and keep me informed about it until the petition is handed over."},
 			{"form", "text", "--tenant", tn, "--form-id", textsForm, "--consent", "general_contact_email", "--lang", "en", "--text",
 				"Yes, I would like to receive news about your campaigns by e-mail. I can unsubscribe at any time."},
-			{"form", "update", "--tenant", tn, "--form-id", textsForm, "--double-opt-in", "email"},
+			{"form", "update", "--tenant", tn, "--form-id", textsForm, "--double-opt-in", "email", "--remind-after", "none"},
 		} {
 			if _, err := cli(bin, dir, env, args...); err != nil {
 				return nil, err
@@ -303,6 +308,11 @@ func startTarget(ctx context.Context, name, bin, hook string, o targetOpts) (*ta
 	}
 	if !o.noHook {
 		if _, err := cli(bin, dir, env, "webhook", "create", "--tenant", tn, "--url", hook, "--events", events); err != nil {
+			return nil, err
+		}
+	}
+	if o.mail {
+		if err := setSinkSMTP(bin, dir, env, tn, o.smtpAddr); err != nil {
 			return nil, err
 		}
 	}
@@ -375,7 +385,7 @@ func (t *target) measure(ctx context.Context, d time.Duration, conns int, v vari
 // submission's cost instead, a new person each: bin with every feature on, bin on a tenant
 // without a webhook endpoint, and discard, whose store acknowledges without writing (the
 // request path alone); base and texts do not apply.
-func benchHTTP(ctx context.Context, bin, base, discard string, d time.Duration, conns, rounds int, texts bool) error {
+func benchHTTP(ctx context.Context, bin, base, discard string, d time.Duration, conns, rounds int, texts, withMail bool) error {
 	if d == 0 {
 		d = 5 * time.Second
 	}
@@ -406,6 +416,18 @@ func benchHTTP(ctx context.Context, bin, base, discard string, d time.Duration, 
 	if err != nil {
 		return err
 	}
+	var mails mailCount
+	if withMail {
+		if !texts || discard != "" {
+			return fmt.Errorf("-mail measures the double-opt-in form: give -texts, no -discard")
+		}
+		addr, stop, err := mails.sink()
+		if err != nil {
+			return err
+		}
+		defer stop()
+		specs = append(specs, targetSpec{"this build, mail server on (" + bin + ")", bin, targetOpts{texts: true, mail: true, smtpAddr: addr}})
+	}
 	for _, sp := range specs {
 		t, err := startTarget(ctx, sp.name, sp.bin, hook, sp.o)
 		if err != nil {
@@ -431,6 +453,9 @@ func benchHTTP(ctx context.Context, bin, base, discard string, d time.Duration, 
 		return err
 	}
 	fmt.Printf("outgoing webhooks: %d deliveries received by the bench's endpoint, %d of them consent.confirmation_requested\n", delivered.Load(), confirm.Load())
+	if withMail {
+		mails.report()
+	}
 	return nil
 }
 

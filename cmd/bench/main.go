@@ -44,6 +44,7 @@ func run(ctx context.Context, args []string) error {
 	discard := fs.String("discard", "", "a binary built with -tags benchdiscard (stores nothing): measure the parts of a submission's cost instead (http)")
 	store := fs.String("store", "sqlite", "sqlite, or mongo: MongoDB's stand-in (FerretDB) started here on loopback (crash, soak)")
 	rate := fs.Int("rate", 40, "operations a second (soak)")
+	withMail := fs.Bool("mail", false, "with -texts, a third target: the same build with a mail server, mailing each confirmation to a local SMTP sink (http)")
 	workers := fs.Int("workers", 8, "clients sending at once (soak)")
 	mongoURI := fs.String("mongo-uri", "", "a real MongoDB to soak instead of the stand-in (soak -store mongo)")
 	if err := fs.Parse(args[1:]); err != nil {
@@ -53,7 +54,7 @@ func run(ctx context.Context, args []string) error {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch args[0] {
 	case "http":
-		return benchHTTP(ctx, *bin, *base, *discard, *dur, *conns, *rounds, *texts)
+		return benchHTTP(ctx, *bin, *base, *discard, *dur, *conns, *rounds, *texts, *withMail)
 	case "ceiling":
 		return serveCeiling(*addr)
 	case "store":

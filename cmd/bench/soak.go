@@ -411,3 +411,66 @@ func smtpSession(c net.Conn, received *atomic.Int64) {
 		}
 	}
 }
+
+// setSinkSMTP gives the tenant the bench's SMTP sink at addr as its mail server.
+func setSinkSMTP(bin, dir string, env []string, tenantID, addr string) error {
+	host, port, _ := net.SplitHostPort(addr)
+	pwFile := filepath.Join(dir, "smtp-password")
+	if err := os.WriteFile(pwFile, []byte("bench-password"), 0o600); err != nil {
+		return err
+	}
+	_, err := cli(bin, dir, env, "tenant", "set-smtp", "--tenant", tenantID, "--host", host, "--port", port, "--tls", "none",
+		"--user", "bench", "--password-file", pwFile, "--from", "Bench <bench@example.org>")
+	return err
+}
+
+// mailCount counts the mails the SMTP sink took and when the first and last arrived.
+type mailCount struct {
+	n           atomic.Int64
+	mu          sync.Mutex
+	first, last time.Time
+}
+
+// sink starts the SMTP sink that counts into m.
+func (m *mailCount) sink() (addr string, stop func(), err error) {
+	var n atomic.Int64
+	addr, stopSink, err := smtpSink(&n)
+	if err != nil {
+		return "", nil, err
+	}
+	done := make(chan struct{})
+	go func() {
+		seen := int64(0)
+		for t := time.NewTicker(10 * time.Millisecond); ; {
+			select {
+			case <-done:
+				t.Stop()
+				return
+			case <-t.C:
+			}
+			if now := n.Load(); now != seen {
+				m.mu.Lock()
+				if seen == 0 {
+					m.first = time.Now()
+				}
+				m.last = time.Now()
+				m.mu.Unlock()
+				m.n.Store(now)
+				seen = now
+			}
+		}
+	}()
+	return addr, func() { close(done); stopSink() }, nil
+}
+
+// report prints how many mails arrived and at what rate, first to last.
+func (m *mailCount) report() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n, span := m.n.Load(), m.last.Sub(m.first)
+	rate := 0.0
+	if span > 0 {
+		rate = float64(n) / span.Seconds()
+	}
+	fmt.Printf("mail: %d confirmation mails received by the SMTP sink, %.0f mails/s from the first to the last (%.1f s)\n", n, rate, span.Seconds())
+}
