@@ -1,7 +1,7 @@
 # consentforms — see README.md. Every target works on a fresh machine with Go installed.
 GO ?= go
 
-.PHONY: run generate build-shared test test-race test-other test-mongo lint lint-go lint-openapi bench bench-bin bench-http bench-parts bench-store bench-crash bench-soak check-generated
+.PHONY: run generate build-shared test test-race test-other test-mongo lint lint-go lint-openapi bench bench-bin bench-http bench-parts bench-store bench-crash bench-soak bench-mail check-generated
 
 run: ## Run the server on the embedded store (./data).
 	$(GO) run ./cmd/consentforms
@@ -115,7 +115,7 @@ lint-go: ## gofmt, go vet, staticcheck (not the generated files).
 lint-openapi: ## Lint api/openapi.json with Redocly's CLI, pinned (needs Node.js 20+ and the npm registry; not part of lint).
 	npx --yes @redocly/cli@2.11.1 lint api/openapi.json
 
-bench: bench-http bench-store bench-crash ## Every load measurement (needs wrk: apt-get install wrk).
+bench: bench-http bench-store bench-crash bench-mail ## Every load measurement but the hour-long soak (needs wrk: apt-get install wrk).
 
 # The bench binaries are static (CGO_ENABLED=0), so bin/ can be copied to another machine and
 # run there: bin/bench http -bin bin/consentforms [-base bin/consentforms-old].
@@ -140,6 +140,9 @@ bench-store: bench-bin ## 120k records on the embedded store: person operations 
 bench-crash: bench-bin ## SIGKILL under load on each store, then every acknowledged submission is read back.
 	bin/bench crash -bin bin/consentforms
 	bin/bench crash -bin bin/consentforms -store mongo
+
+bench-mail: bench-bin ## double-opt-in intake with and without the service's own mail (the same build, alternated), and the mails per second one instance sends to a loopback SMTP sink.
+	bin/bench http -bin bin/consentforms -texts -mail
 
 # bench-soak takes an hour: SOAK=5m shortens each store's run (the verdict needs a few minutes).
 # On MongoDB's stand-in it runs one client at 5 a second (FerretDB's SQLite backend stalls under
