@@ -35,7 +35,7 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 	purgeForm := func(tenantID, formID string) { forms.Purge(tenantID, formID); texts.Purge(tenantID, formID) }
 	a := api.NewServer(api.Deps{Keys: apiKeys, Tenants: tens, Forms: forms, Records: store.Records, Tokens: store.Tokens,
 		Intake: cases.Intake, Persons: cases.Persons, Rights: cases.Rights, Links: cases.Core, Confirmations: cases.Pages, Observer: m,
-		ReceiptKeys: ops.ReceiptKeys{Repo: store.SMS, Keys: ring.SecretsKeys, Derive: derive(keys.HMAC, "consentforms receipt signing keys"), Now: time.Now},
+		ReceiptKeys: receiptKeysOf(store.SMS, ring.SecretsKeys, keys.HMAC),
 		Enforcer:    enf, Ready: store.Ping, Logger: log, Now: time.Now, TrustedProxies: prefixStrings(proxies),
 		ObserveRequest: m.Request, Diagnostics: cases.WebhookDiag,
 		SMSSecrets: ops.SMSSecrets{Repo: store.SMS, Keys: ring.SecretsKeys}, PublicURL: urls.configured,

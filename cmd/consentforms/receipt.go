@@ -17,13 +17,15 @@ import (
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/ops"
+	"github.com/consentforms/consentforms/tenants/sealed"
 	"github.com/golang-jwt/jwt/v5"
 )
 
-// receiptKeysOf are the tenants' receipt signing keys on the store, sealed under the server's
-// secrets key and derived, when new, from its HMAC key (as the server does).
-func receiptKeysOf(s tenants.Stores, keys secrets) ops.ReceiptKeys {
-	return ops.ReceiptKeys{Repo: s.SMS, Keys: keys.secretsKeys, Derive: derive(keys.HMAC, "consentforms receipt signing keys"), Now: time.Now}
+// receiptKeysOf are the tenants' receipt signing keys on the store, sealed under seal (the
+// server's secrets keys) and derived, when new, from its HMAC key: the one wiring the server and
+// the command line share, so that both derive the same keys.
+func receiptKeysOf(repo tenants.SMSRepo, seal func() *sealed.Keys, hmacKey []byte) ops.ReceiptKeys {
+	return ops.ReceiptKeys{Repo: repo, Keys: seal, Derive: derive(hmacKey, "consentforms receipt signing keys"), Now: time.Now}
 }
 
 // keyRotated is what tenant rotate-receipt-key prints.
@@ -46,7 +48,7 @@ func tenantRotateReceiptKey(fs *flag.FlagSet, cfg Config, _ io.Writer) storeRun 
 		if err != nil {
 			return nil, err
 		}
-		rk := receiptKeysOf(s, keys)
+		rk := receiptKeysOf(s.SMS, keys.secretsKeys, keys.HMAC)
 		if _, err := rk.Signing(ctx, *tenant); err != nil {
 			return nil, err
 		}
