@@ -125,7 +125,7 @@ func (o *Outbox) message(kind Kind, f tenants.Form, org string, rec tenants.Reco
 	}
 	m := Message{ID: id, To: *rec.Contact.Email, Subject: t.Subject, Text: t.Text, HTML: t.HTML}
 	if ev.Data.WithdrawURL != "" {
-		m.Headers = UnsubscribeHeaders(ev.Data.WithdrawURL)
+		m.Headers = UnsubscribeHeaders(links.PreferencesOf(ev.Data.WithdrawURL))
 	}
 	return m, nil
 }

@@ -22,6 +22,7 @@ type LinkCases interface {
 	Withdraw(ctx context.Context, token, requestID string) (ops.LinkPage, error)
 	Preferences(ctx context.Context, token string) (ops.LinkPage, error)
 	WithdrawChoice(ctx context.Context, token, choice, requestID string) (ops.LinkPage, error)
+	OneClick(ctx context.Context, token, requestID string) (ops.LinkPage, error)
 }
 
 // linkStates maps a case's verdict to the page's state and its HTTP status: a link that
@@ -94,9 +95,19 @@ func (h *handler) preferencesPage(c *fiber.Ctx) error {
 	return renderPreferences(c, p, "")
 }
 
-// preferencesPost is POST /p/{token}: the person withdraws what they chose (withdraw=email,
-// phone, form:<id> or all). A choice the page did not offer is 400 with the page again.
+// preferencesPost is POST /p/{token}: a mail client's one-click unsubscribe
+// (List-Unsubscribe=One-Click, no choice) withdraws general contact by e-mail; otherwise the
+// person withdraws what they chose (withdraw=email, phone, form:<id> or all). A choice the page
+// did not offer is 400 with the page again.
 func (h *handler) preferencesPost(c *fiber.Ctx) error {
+	if c.FormValue("withdraw") == "" && c.FormValue("List-Unsubscribe") == "One-Click" {
+		// A mail client's one-click unsubscribe (RFC 8058): general contact by e-mail.
+		p, err := h.Links.OneClick(c.UserContext(), token(c), requestid.Of(c))
+		if err != nil {
+			return err
+		}
+		return renderPreferences(c, p, "")
+	}
 	p, err := h.Links.WithdrawChoice(c.UserContext(), token(c), c.FormValue("withdraw"), requestid.Of(c))
 	var vs tenants.Violations
 	if errors.As(err, &vs) {

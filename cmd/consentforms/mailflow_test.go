@@ -57,7 +57,7 @@ func TestMailConfirmation(t *testing.T) {
 		t.Errorf("the mail lacks the absolute confirmation link %s:\n%s", s.LinkBase+confirm, m.Text)
 	}
 	unsub := strings.Trim(m.Header.Get("List-Unsubscribe"), "<>")
-	if !strings.HasPrefix(unsub, s.LinkBase+"/w/") || m.Header.Get("List-Unsubscribe-Post") != "List-Unsubscribe=One-Click" {
+	if !strings.HasPrefix(unsub, s.LinkBase+"/p/") || m.Header.Get("List-Unsubscribe-Post") != "List-Unsubscribe=One-Click" {
 		t.Errorf("List-Unsubscribe %q, List-Unsubscribe-Post %q", m.Header.Get("List-Unsubscribe"), m.Header.Get("List-Unsubscribe-Post"))
 	}
 	if c := call(t, s, "POST", confirm, "", nil); c.Status != 200 {

@@ -65,6 +65,19 @@ func TestPreferencePage(t *testing.T) {
 		!strings.Contains(page, `data-choice="email"`) || !strings.Contains(page, `data-choice="form:petition"`) {
 		t.Errorf("the /w/ page after two withdrawals: %s", page)
 	}
+	// A mail client's one-click unsubscribe (RFC 8058) to the page withdraws the e-mail alone.
+	oneClick := call(t, s, "POST", prefs, "", "List-Unsubscribe=One-Click", "Content-Type: application/x-www-form-urlencoded")
+	assertPersonPage(t, oneClick, 200)
+	if status("p1", "generalContactEmail") != "revoked" || status("p1", "primaryPurpose") != "granted" {
+		t.Errorf("after the one-click unsubscribe: %v", recordRead(t, s, k, "p1")["consents"])
+	}
+	found := false
+	for _, e := range auditOf(t, s, tn, "consent.revoked") {
+		found = found || e.Actor == "subject" && e.Detail == "generalContactEmail via one-click unsubscribe" && e.Subject != ""
+	}
+	if !found {
+		t.Error("the one-click unsubscribe is not audited as the person's")
+	}
 	assertPersonPage(t, post("all"), 200)
 	if status("p1", "generalContactEmail") != "revoked" || status("p1", "primaryPurpose") != "revoked" || status("b1", "primaryPurpose") != "granted" {
 		t.Errorf("after everything: p1 %v, bob %v", recordRead(t, s, k, "p1")["consents"], status("b1", "primaryPurpose"))

@@ -24,8 +24,12 @@ const (
 	ChoiceForm = "form:"
 )
 
-// viaPreferences names the preference page in audit entries and revocations.
-const viaPreferences = "preference page"
+// viaPreferences names the preference page in audit entries and revocations, viaOneClick a
+// mail client's one-click unsubscribe (RFC 8058) posted to it.
+const (
+	viaPreferences = "preference page"
+	viaOneClick    = "one-click unsubscribe"
+)
 
 // PreferenceForm is a form whose primary purpose the person holds: its id and its name.
 type PreferenceForm struct{ ID, Name string }
@@ -88,6 +92,23 @@ func (s *LinkPages) WithdrawChoice(ctx context.Context, token, choice, requestID
 	}
 	done, err := s.preferenceItems(ctx, rec, page)
 	done.State, done.Withdrawn = LinkDone, []string{choice}
+	return done, err
+}
+
+// OneClick is a mail client's one-click unsubscribe (RFC 8058) posted to the preference page
+// of a mail's List-Unsubscribe header: it withdraws general contact by e-mail on every record
+// that belongs to the person — a pending one too — and nothing else, audited with actor
+// subject. A repeat changes nothing and answers the same.
+func (s *LinkPages) OneClick(ctx context.Context, token, requestID string) (LinkPage, error) {
+	claims, rec, page, err := s.withdrawable(ctx, token)
+	if err != nil || page.State != LinkOpen {
+		return page, err
+	}
+	if _, err := s.RevokeContact(ctx, claims.TenantID, ActorSubject, viaOneClick, requestID, []Identity{s.ownIdentity(ctx, rec)}, Channels{Email: true}); err != nil {
+		return page, err
+	}
+	done, err := s.preferenceItems(ctx, rec, page)
+	done.State, done.Withdrawn = LinkDone, []string{ChoiceEmail}
 	return done, err
 }
 
