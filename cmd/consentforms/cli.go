@@ -144,7 +144,7 @@ func formCreate(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
 	}
 }
 
-func formUpdate(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
+func formUpdate(fs *flag.FlagSet, cfg Config, _ io.Writer) storeRun {
 	tenant := fs.String("tenant", "", "tenant id")
 	formID := fs.String("form-id", "", "form id")
 	doubleOptIn := fs.String("double-opt-in", "", "channels whose consent the person confirms: email,phone, or none")
@@ -162,7 +162,7 @@ func formUpdate(fs *flag.FlagSet, _ Config, _ io.Writer) storeRun {
 		"consent-source": fs.String("consent-source", "", `the consent_source the public ways in record; "" is web:<form id>`),
 	}
 	return func(ctx context.Context, s tenants.Stores) (any, error) {
-		return updateForm(ctx, s, *tenant, *formID, fs, settings)
+		return updateForm(ctx, s, *tenant, *formID, fs, settings, cfg.ShortIntervals)
 	}
 }
 

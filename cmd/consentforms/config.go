@@ -40,6 +40,9 @@ type Config struct {
 	// ConfigErr is a setting that could not be read; the server refuses to start with it.
 	ConfigErr   error
 	MetricsAddr string // separate /metrics listener; empty = the main listener, loopback only
+	// ShortIntervals lets form update take a confirmation period and a reminder under one
+	// minute (CONSENTFORMS_TEST_SHORT_INTERVALS=1): for the tests, never for people.
+	ShortIntervals bool
 	// RetentionEvery is how often the retention job runs, a Go duration ("10m"); "0" = never.
 	RetentionEvery string
 	// Webhooks tunes outgoing webhooks (CONSENTFORMS_WEBHOOK_*, docs/WEBHOOKS.md).
@@ -86,6 +89,7 @@ func configFrom(getenv func(string) string) Config {
 		PprofAddr:      getenv("CONSENTFORMS_PPROF_ADDR"),
 		MetricsAddr:    getenv("CONSENTFORMS_METRICS_ADDR"),
 		RetentionEvery: getenv("CONSENTFORMS_RETENTION_EVERY"),
+		ShortIntervals: getenv("CONSENTFORMS_TEST_SHORT_INTERVALS") == "1",
 		Webhooks:       hooks,
 		Limits:         lim,
 	}

@@ -73,7 +73,9 @@ func startServer(t *testing.T, env ...string) *testServer {
 func startOn(t *testing.T, dir string, env ...string) *testServer {
 	t.Helper()
 	s := &testServer{t: t, Dir: dir, stdout: &syncBuffer{}, stderr: &syncBuffer{},
-		env: map[string]string{"CONSENTFORMS_DATA_DIR": dir, "CONSENTFORMS_ADMIN_EMAIL": "root@example.com", "CONSENTFORMS_ADMIN_PASSWORD": "root-password-1"}}
+		env: map[string]string{"CONSENTFORMS_DATA_DIR": dir, "CONSENTFORMS_ADMIN_EMAIL": "root@example.com", "CONSENTFORMS_ADMIN_PASSWORD": "root-password-1",
+			// The tests' confirmation periods and reminders last seconds.
+			"CONSENTFORMS_TEST_SHORT_INTERVALS": "1"}}
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
 		s.env[k] = v

@@ -384,3 +384,20 @@ func TestMailReminder(t *testing.T) {
 		t.Errorf("a form without reminders sent %d mails", n)
 	}
 }
+
+// TestFormIntervalsAtLeastAMinute: a confirmation period or a reminder under one minute is
+// refused, naming its flag (exit 1), and nothing changes; one minute is taken.
+func TestFormIntervalsAtLeastAMinute(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "CONSENTFORMS_TEST_SHORT_INTERVALS=")
+	tn := openTenant(s)
+	for _, flag := range []string{"--confirm-within", "--remind-after"} {
+		if _, err := s.cliErr("form", "update", "--tenant", tn, "--form-id", "petition", flag, "30s"); err == nil || !strings.Contains(err.Error(), flag) {
+			t.Errorf("%s 30s: %v", flag, err)
+		}
+	}
+	out := s.cli("form", "update", "--tenant", tn, "--form-id", "petition", "--confirm-within", "PT1M", "--remind-after", "1m")
+	if out["confirmWithin"] != "PT1M" || out["remindAfter"] != "1m" {
+		t.Errorf("one minute: %v", out)
+	}
+}

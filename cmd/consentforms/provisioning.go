@@ -97,8 +97,8 @@ func createForm(ctx context.Context, s tenants.Stores, tenantID, formID, name st
 // formSettingFlags are form update's setting flags by name; only those given change.
 type formSettingFlags map[string]*string
 
-func updateForm(ctx context.Context, s tenants.Stores, tenantID, formID string, fs *flag.FlagSet, flags formSettingFlags) (any, error) {
-	in := provision.FormSettings{TenantID: tenantID, FormID: formID}
+func updateForm(ctx context.Context, s tenants.Stores, tenantID, formID string, fs *flag.FlagSet, flags formSettingFlags, short bool) (any, error) {
+	in := provision.FormSettings{TenantID: tenantID, FormID: formID, ShortIntervals: short}
 	given := func(name string) *string {
 		if flagSet(fs, name) {
 			return flags[name]

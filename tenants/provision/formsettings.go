@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/consentforms/consentforms/tenants"
 	"github.com/consentforms/consentforms/tenants/consent"
@@ -33,7 +34,14 @@ type FormSettings struct {
 	// RemindAfter: when a confirmation still waiting is mailed again ("3d"); "" is half the
 	// confirmation period, "none" no reminder.
 	RemindAfter *string
+	// ShortIntervals takes a ConfirmWithin and a RemindAfter under MinInterval (the tests' short
+	// settings); people's forms are refused them.
+	ShortIntervals bool
 }
+
+// MinInterval is the shortest confirmation period and reminder a form may set: a person needs
+// the time to open the mail.
+const MinInterval = time.Minute
 
 // CheckFormSettings validates the settings given and returns them normalised (language lower
 // case, channels in their usual order without repeats).
@@ -70,6 +78,8 @@ func CheckFormSettings(in FormSettings) (FormSettings, tenants.Violations) {
 		if within != "" {
 			if iv, err := consent.ParseInterval(within); err != nil || iv.IsZero() {
 				c.add("confirm_within", CodeInvalid, "Give an interval such as 7d or P14D, or nothing for seven days.")
+			} else if !in.ShortIntervals && consent.ConfirmWithin(within) < MinInterval {
+				c.add("confirm_within", CodeInvalid, "Give at least one minute, such as 7d or PT30M.")
 			}
 		}
 		out.ConfirmWithin = &within
@@ -103,6 +113,8 @@ func CheckFormSettings(in FormSettings) (FormSettings, tenants.Violations) {
 		if after != "" && after != tenants.RemindNone {
 			if iv, err := consent.ParseInterval(after); err != nil || iv.IsZero() {
 				c.add("remind_after", CodeInvalid, "Give an interval such as 3d, none for no reminder, or nothing for half the confirmation period.")
+			} else if !in.ShortIntervals && consent.ConfirmWithin(after) < MinInterval {
+				c.add("remind_after", CodeInvalid, "Give at least one minute, such as 3d or PT30M.")
 			}
 		}
 		out.RemindAfter = &after
