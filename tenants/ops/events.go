@@ -93,10 +93,14 @@ func (s *Core) personEvents(ctx context.Context, rec tenants.Record, events []te
 // remindAt is when the pending consent c of rec is mailed once more, by its form's setting;
 // none when the form asks for no reminder or cannot be read (the confirmation still goes).
 func (s *Core) remindAt(ctx context.Context, rec tenants.Record, c tenants.Consent) (time.Time, bool) {
-	if c.ConfirmBy == nil || s.Forms == nil {
+	forms := s.Forms
+	if s.FormCache != nil {
+		forms = s.FormCache
+	}
+	if c.ConfirmBy == nil || forms == nil {
 		return time.Time{}, false
 	}
-	f, err := s.Forms.Get(ctx, rec.TenantID, rec.FormID)
+	f, err := forms.Get(ctx, rec.TenantID, rec.FormID)
 	if err != nil {
 		return time.Time{}, false
 	}

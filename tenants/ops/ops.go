@@ -89,7 +89,7 @@ type Cases struct {
 // New builds the case families from c.
 func New(c Config) Cases {
 	core := &Core{Tenants: c.Tenants, Records: c.Records, Forms: c.Forms, Writer: c.Writer, Hasher: c.Hasher, Now: c.Now,
-		Observer: c.Observer, Audit: c.Audit, Texts: c.Texts, PersonLinks: c.PersonLinks}
+		Observer: c.Observer, Audit: c.Audit, Texts: c.Texts, PersonLinks: c.PersonLinks, FormCache: c.IntakeForms}
 	persons := &Persons{Core: core, SMS: c.SMS, FormList: c.FormList}
 	return Cases{Core: core,
 		Intake:      &Intake{Core: core, IntakeForms: c.IntakeForms},
@@ -115,6 +115,9 @@ type Core struct {
 	Audit       tenants.AuditLog
 	Texts       TextLookup
 	PersonLinks *links.Links
+	// FormCache, when set, serves the form reads on the intake path that may be a few seconds
+	// stale (the reminder's setting of a new record's form): Config.IntakeForms.
+	FormCache tenants.FormStore
 }
 
 // Intake stores records: Submit, the one intake case of every way in, and Ingest for

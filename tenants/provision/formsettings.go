@@ -73,17 +73,7 @@ func CheckFormSettings(in FormSettings) (FormSettings, tenants.Violations) {
 		}
 		out.DoubleOptIn = &channels
 	}
-	if in.ConfirmWithin != nil {
-		within := strings.TrimSpace(*in.ConfirmWithin)
-		if within != "" {
-			if iv, err := consent.ParseInterval(within); err != nil || iv.IsZero() {
-				c.add("confirm_within", CodeInvalid, "Give an interval such as 7d or P14D, or nothing for seven days.")
-			} else if !in.ShortIntervals && consent.ConfirmWithin(within) < MinInterval {
-				c.add("confirm_within", CodeInvalid, "Give at least one minute, such as 7d or PT30M.")
-			}
-		}
-		out.ConfirmWithin = &within
-	}
+	out.ConfirmWithin, out.RemindAfter = c.confirmSettings(in)
 	for _, v := range []struct {
 		field string
 		in    *string
@@ -108,17 +98,6 @@ func CheckFormSettings(in FormSettings) (FormSettings, tenants.Violations) {
 			*v.out = &o
 		}
 	}
-	if in.RemindAfter != nil {
-		after := strings.ToLower(strings.TrimSpace(*in.RemindAfter))
-		if after != "" && after != tenants.RemindNone {
-			if iv, err := consent.ParseInterval(after); err != nil || iv.IsZero() {
-				c.add("remind_after", CodeInvalid, "Give an interval such as 3d, none for no reminder, or nothing for half the confirmation period.")
-			} else if !in.ShortIntervals && consent.ConfirmWithin(after) < MinInterval {
-				c.add("remind_after", CodeInvalid, "Give at least one minute, such as 3d or PT30M.")
-			}
-		}
-		out.RemindAfter = &after
-	}
 	if in.ConsentSource != nil {
 		src := strings.TrimSpace(*in.ConsentSource)
 		if len(src) > 200 {
@@ -127,6 +106,35 @@ func CheckFormSettings(in FormSettings) (FormSettings, tenants.Violations) {
 		out.ConsentSource = &src
 	}
 	return out, c.vs
+}
+
+// confirmSettings checks the confirmation period and the reminder given (nil: not given),
+// each an interval of at least MinInterval unless in.ShortIntervals, and returns them
+// normalised.
+func (c *checks) confirmSettings(in FormSettings) (within, after *string) {
+	interval := func(field, v, invalid, short string) {
+		if iv, err := consent.ParseInterval(v); err != nil || iv.IsZero() {
+			c.add(field, CodeInvalid, invalid)
+		} else if !in.ShortIntervals && consent.ConfirmWithin(v) < MinInterval {
+			c.add(field, CodeInvalid, short)
+		}
+	}
+	if in.ConfirmWithin != nil {
+		w := strings.TrimSpace(*in.ConfirmWithin)
+		if w != "" {
+			interval("confirm_within", w, "Give an interval such as 7d or P14D, or nothing for seven days.", "Give at least one minute, such as 7d or PT30M.")
+		}
+		within = &w
+	}
+	if in.RemindAfter != nil {
+		a := strings.ToLower(strings.TrimSpace(*in.RemindAfter))
+		if a != "" && a != tenants.RemindNone {
+			interval("remind_after", a, "Give an interval such as 3d, none for no reminder, or nothing for half the confirmation period.",
+				"Give at least one minute, such as 3d or PT30M.")
+		}
+		after = &a
+	}
+	return within, after
 }
 
 // validLanguage reports whether lang (lower case) is a two-letter ISO 639-1 code.
