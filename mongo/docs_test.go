@@ -91,6 +91,7 @@ func storedCases(t *testing.T) []storedCase {
 		{"endpoint", endpointDoc(filled[tenants.Endpoint]())}, {"endpoint-zero", endpointDoc{}},
 		{"delivery", withDeliveryID(toDeliveryDoc(filled[tenants.Delivery]()), "id")}, {"delivery-zero", withDeliveryID(toDeliveryDoc(tenants.Delivery{}), "")},
 		{"record", recDoc}, {"record-zero", zeroRec},
+		{"subjectrequest", toSubjectRequestDoc(filled[tenants.SubjectRequest]())}, {"subjectrequest-zero", subjectRequestDoc{}},
 	}
 }
 
@@ -142,6 +143,7 @@ func TestStoredDocumentsReadBack(t *testing.T) {
 	check(t, "endpoint", filled[tenants.Endpoint](), func(d endpointDoc) (tenants.Endpoint, error) { return tenants.Endpoint(d), nil })
 	check(t, "delivery", filled[tenants.Delivery](), func(d deliveryDoc) (tenants.Delivery, error) { return d.delivery(), nil })
 	check(t, "record", rec, recordDoc.record)
+	check(t, "subjectrequest", filled[tenants.SubjectRequest](), func(d subjectRequestDoc) (tenants.SubjectRequest, error) { return d.request(), nil })
 }
 
 // check decodes the golden document name as D and compares what read makes of it with want.

@@ -46,6 +46,8 @@ const (
 	colSMSNumbers  = "smsnumbers"
 	// The spam challenges of the web forms whose solutions were accepted (challenges.go).
 	colChallenges = "spentchallenges"
+	// The data-subject requests of the preference page (subjectrequests.go).
+	colSubjectRequests = "subjectrequests"
 )
 
 // recordCollections maps each record kind to its collection.
@@ -111,6 +113,11 @@ func schema() map[string][]index {
 			{name: "tenant_erasure", keys: bson.D{asc("tenantId"), asc("erasureId")}}},
 		colEndpoints: {{name: "tenant_created", keys: bson.D{asc("tenantId"), asc("createdAt")}}},
 		colBulk:      {{name: "tenant_requested", keys: bson.D{asc("tenantId"), desc("requestedAt")}}, {name: "status_expires", keys: bson.D{asc("status"), asc("expiresAt")}}},
+		// One open request per person and kind (openKey); a tenant's list, a person's, a link's.
+		colSubjectRequests: {{name: "tenant_open", keys: bson.D{asc("tenantId"), asc("openKey")}, unique: true},
+			{name: "tenant_filed", keys: bson.D{asc("tenantId"), desc("filedAt")}},
+			{name: "tenant_subject", keys: bson.D{asc("tenantId"), asc("subject")}},
+			{name: "tenant_record", keys: bson.D{asc("tenantId"), asc("recordId")}}},
 		// The dispatcher spans tenants: the events in order, the deliveries due, those to prune.
 		colOutbox: {{name: "time", keys: bson.D{asc("time"), asc("_id")}}},
 		colDeliveries: {

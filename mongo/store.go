@@ -69,9 +69,11 @@ type Store struct {
 	Sessions *Sessions
 	Outbox   *Outbox
 	Bulk     *Bulk
-	Writer   *Writer
-	Transfer *Transfer
-	Leases   *Leases
+	// SubjectRequests keeps the data-subject requests.
+	SubjectRequests *SubjectRequests
+	Writer          *Writer
+	Transfer        *Transfer
+	Leases          *Leases
 	// SpentTokens remembers the used confirmation links.
 	SpentTokens *SpentTokens
 	Challenges  *Challenges
@@ -111,6 +113,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s.Staff = &Staff{c: s.db.Collection(colStaff)}
 	s.Sessions = &Sessions{c: s.db.Collection(colSessions)}
 	s.Bulk = &Bulk{c: s.db.Collection(colBulk)}
+	s.SubjectRequests = &SubjectRequests{c: s.db.Collection(colSubjectRequests)}
 	s.Tokens = &WebhookTokens{c: s.db.Collection(colTokens)}
 	s.Audit = &Audit{c: s.db.Collection(colAudit), seq: &s.seq}
 	s.Audit.chains = &chains{links: s.db.Collection(colAuditLinks), audit: s.Audit, mine: map[string]tenants.ChainHead{}}
@@ -137,7 +140,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 
 // Stores returns the store as the domain's set of repositories.
 func (s *Store) Stores() tenants.Stores {
-	return tenants.Stores{Outbox: s.Outbox, Bulk: s.Bulk, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Texts: s.Texts, Staff: s.Staff, Tokens: s.Tokens,
+	return tenants.Stores{Outbox: s.Outbox, Bulk: s.Bulk, SubjectRequests: s.SubjectRequests, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Texts: s.Texts, Staff: s.Staff, Tokens: s.Tokens,
 		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, SMS: s.SMS, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Records, Writer: s.Writer, Transfer: s.Transfer, SpentTokens: s.SpentTokens, Leases: s.Leases, Ping: s.Ping, Close: s.Close,
 		Challenges: s.Challenges}
 }

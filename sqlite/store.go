@@ -86,8 +86,10 @@ type Store struct {
 	Sessions *Sessions
 	Outbox   *Outbox
 	Bulk     *Bulk
-	Writer   *Writer
-	Transfer *Transfer
+	// SubjectRequests keeps the data-subject requests.
+	SubjectRequests *SubjectRequests
+	Writer          *Writer
+	Transfer        *Transfer
 	// SpentTokens remembers the used confirmation links.
 	SpentTokens *SpentTokens
 	Challenges  *Challenges
@@ -189,6 +191,7 @@ func (s *Store) repositories() {
 	s.Sessions = &Sessions{s: s}
 	s.Outbox = &Outbox{s: s}
 	s.Bulk = &Bulk{s: s}
+	s.SubjectRequests = &SubjectRequests{s: s}
 	s.Transfer = &Transfer{s: s}
 	s.SpentTokens = &SpentTokens{s: s}
 }
@@ -265,7 +268,7 @@ func (s *Store) quickCheckOn(ctx context.Context, db *sql.DB) error {
 func (s *Store) Stores() tenants.Stores {
 	return tenants.Stores{Outbox: s.Outbox, Bulk: s.Bulk, Tenants: s.Tenants, APIKeys: s.APIKeys, Forms: s.Forms, Texts: s.Texts, Staff: s.Staff, Tokens: s.Tokens,
 		Audit: s.Audit, AuditChains: s.AuditChains, WebhookDiag: s.WebhookDiag, SMS: s.SMS, Records: s.Records, Sessions: s.Sessions, MatchKeys: s.Writer, Writer: s.Writer, Transfer: s.Transfer, SpentTokens: s.SpentTokens, Ping: s.Ping, Close: s.Close,
-		Challenges: s.Challenges}
+		Challenges: s.Challenges, SubjectRequests: s.SubjectRequests}
 }
 
 // Ping checks that the database answers. After a write failed for want of disk it reports the

@@ -11,7 +11,7 @@ import (
 // RecordStore, AuditLog and the Writer, in store.go; TextStore in texts.go) are embedded in
 // the repositories that have them. The other repositories live beside their domain types:
 // auditchain.go, bulk.go, challenge.go, lease.go, matchkeys.go, outbox.go, rights.go,
-// sessions.go, smssecret.go, spent.go, texts.go, trends.go, webhookdiag.go.
+// sessions.go, smssecret.go, spent.go, subjectrequest.go, texts.go, trends.go, webhookdiag.go.
 
 // TenantRepo manages tenants. A tenant's own id is its key, so its methods take it as the
 // tenant argument; List spans tenants (platform admin).
@@ -166,4 +166,6 @@ type Stores struct {
 	Close func(ctx context.Context) error
 	// Challenges remembers the spent spam challenges of the web forms (challenge.go).
 	Challenges ChallengeRepo
+	// SubjectRequests keeps the data-subject requests of the preference page (subjectrequest.go).
+	SubjectRequests SubjectRequestRepo
 }

@@ -41,6 +41,7 @@ func Run(t *testing.T, open Open) {
 		{"sms", smsTests},
 		{"spent tokens", spentTokenTests},
 		{"web forms", webFormTests},
+		{"subject requests", subjectRequestTests},
 	}
 	// Every test opens stores of its own (a fresh file or database each) and reads no clock,
 	// so they run in parallel, up to go test's -parallel; except the "concurrent ..." tests,
