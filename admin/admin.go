@@ -24,6 +24,8 @@ type Deps struct {
 	Persons Persons
 	Bulk    Bulk
 	Rights  Rights
+	// Requests are the data-subject requests (nil: the page lists none).
+	Requests Requests
 	// Observer counts refusals and store errors in the metrics (nil: nothing is counted).
 	Observer tenants.Observer
 	// Diagnostics reads and records inbound webhook deliveries (nil: none kept).

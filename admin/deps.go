@@ -41,6 +41,14 @@ type Rights interface {
 	RetentionPreview(ctx context.Context, tenantID, formID, retention, from string) (int64, error)
 }
 
+// Requests are the data-subject requests filed on the preference page: the list, the copy of
+// an access request, carrying one out.
+type Requests interface {
+	List(ctx context.Context, tenantID, status string) ([]tenants.SubjectRequest, error)
+	Export(ctx context.Context, tenantID, id, actor, requestID string) (ops.PersonExport, error)
+	Complete(ctx context.Context, tenantID, id, actor, requestID string) (tenants.SubjectRequest, ops.Erasure, error)
+}
+
 // WebhookDiagnostics reads the inbound webhook diagnostics and records the "Send test"
 // deliveries (docs/API.md §8.4).
 type WebhookDiagnostics interface {

@@ -92,6 +92,11 @@ func (h *handler) routes() []route {
 		{post, web.PathBulk + "/:id/approve", tenantData(permBulkApprove), signedIn, h.bulkApprove},
 		{post, web.PathBulk + "/:id/reject", tenantData(permBulkApprove), signedIn, h.bulkReject},
 
+		// Data-subject requests name the person by keyed hash; carrying one out exports or erases.
+		{get, web.PathRequests, tenantData(permGDPRExport), signedIn, h.requestList},
+		{post, web.PathRequests + "/:id/export", tenantData(permGDPRExport), signedIn, h.requestExport},
+		{post, web.PathRequests + "/:id/complete", tenantData(permGDPRAnonymise), signedIn, h.requestComplete},
+
 		// The re-permission list shows e-mail addresses and phone numbers.
 		{get, web.PathExpiring, tenantData(permContactRead), signedIn, h.expiring},
 		{get, web.PathExpiringCSV, tenantData(permContactRead), signedIn, h.expiringCSV},

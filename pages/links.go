@@ -23,6 +23,8 @@ type LinkCases interface {
 	Preferences(ctx context.Context, token string) (ops.LinkPage, error)
 	WithdrawChoice(ctx context.Context, token, choice, requestID string) (ops.LinkPage, error)
 	OneClick(ctx context.Context, token, requestID string) (ops.LinkPage, error)
+	// FileRequest files a data-subject request (access or erasure) from the preference page.
+	FileRequest(ctx context.Context, token, kind, requestID string) (ops.LinkPage, error)
 }
 
 // linkStates maps a case's verdict to the page's state and its HTTP status: a link that
@@ -98,11 +100,24 @@ func (h *handler) preferencesPage(c *fiber.Ctx) error {
 // preferencesPost is POST /p/{token}: a mail client's one-click unsubscribe
 // (List-Unsubscribe=One-Click, no choice) withdraws general contact by e-mail; otherwise the
 // person withdraws what they chose (withdraw=email, phone, form:<id> or all). A choice the page
-// did not offer is 400 with the page again.
+// did not offer is 400 with the page again. request=access or request=erasure files a
+// data-subject request instead (docs/API.md §17.3).
 func (h *handler) preferencesPost(c *fiber.Ctx) error {
 	if c.FormValue("withdraw") == "" && c.FormValue("List-Unsubscribe") == "One-Click" {
 		// A mail client's one-click unsubscribe (RFC 8058): general contact by e-mail.
 		p, err := h.Links.OneClick(c.UserContext(), token(c), requestid.Of(c))
+		if err != nil {
+			return err
+		}
+		return renderPreferences(c, p, "")
+	}
+	if kind := c.FormValue("request"); kind != "" && c.FormValue("withdraw") == "" {
+		p, err := h.Links.FileRequest(c.UserContext(), token(c), kind, requestid.Of(c))
+		var vs tenants.Violations
+		if errors.As(err, &vs) {
+			c.Status(fiber.StatusBadRequest)
+			return renderPreferences(c, p, web.Msg(p.Language, "prefs.request_error"))
+		}
 		if err != nil {
 			return err
 		}
@@ -129,7 +144,10 @@ func renderPreferences(c *fiber.Ctx, p ops.LinkPage, refused string) error {
 	}
 	v := web.LinkView{Layout: personLayout(p, web.Msg(p.Language, "prefs.title")),
 		State: st.state, Channels: p.Channels, Choices: "/p/" + url.PathEscape(token(c)), Error: refused,
-		All: slices.Contains(p.Withdrawn, ops.ChoiceAll)}
+		All: slices.Contains(p.Withdrawn, ops.ChoiceAll), DataRequests: p.Live, Filed: p.Filed != ""}
+	for _, r := range p.Requests {
+		v.Requests = append(v.Requests, web.RequestLine(p.Language, r.Kind, r.Status, r.FiledAt, r.DoneAt))
+	}
 	for _, f := range p.Forms {
 		v.Forms = append(v.Forms, web.PreferenceForm{ID: f.ID, Name: f.Name})
 	}

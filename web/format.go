@@ -133,6 +133,9 @@ func RoleLabel(role string) string {
 	return role
 }
 
+// Plural is n with the singular or plural phrase: "1 record", "3 records".
+func Plural(n int, one, many string) string { return plural(n, one, many) }
+
 // plural is n with the singular or plural phrase: "1 record", "3 records".
 func plural(n int, one, many string) string {
 	if n == 1 {

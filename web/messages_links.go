@@ -34,6 +34,16 @@ func init() {
 		"prefs.done_all":        "Done: every consent you had given us is withdrawn.",
 		"prefs.nothing":         "You hold no consent with us: there is nothing to withdraw.",
 		"prefs.error":           "Please choose one of the consents listed below.",
+		"prefs.data_title":      "Your data",
+		"prefs.data_hint":       "You can ask us for a copy of the data we hold about you, or ask us to erase it. This page shows when we have done so.",
+		"prefs.request_access":  "Send me a copy of my data",
+		"prefs.request_erasure": "Erase my data",
+		"prefs.request_filed":   "Thank you: your request has reached us. This page shows when it is done.",
+		"prefs.request_error":   "Please choose a copy of your data or its erasure.",
+		"prefs.access.open":     "You asked for a copy of your data on {filed}: we are preparing it.",
+		"prefs.access.done":     "You asked for a copy of your data on {filed}: it was sent to you on {done}.",
+		"prefs.erasure.open":    "You asked us to erase your data on {filed}: we are on it.",
+		"prefs.erasure.done":    "You asked us to erase your data on {filed}: it was erased on {done}.",
 	})
 	addMessages("de", map[string]string{
 		"channel.email":         "E-Mail",
@@ -63,5 +73,15 @@ func init() {
 		"prefs.done_all":        "Erledigt: Alle Einwilligungen, die Sie uns gegeben hatten, sind widerrufen.",
 		"prefs.nothing":         "Sie haben uns keine Einwilligung gegeben: Es gibt nichts zu widerrufen.",
 		"prefs.error":           "Bitte wählen Sie eine der unten aufgeführten Einwilligungen.",
+		"prefs.data_title":      "Ihre Daten",
+		"prefs.data_hint":       "Sie können eine Kopie der Daten verlangen, die wir über Sie gespeichert haben, oder ihre Löschung. Diese Seite zeigt, wann wir das erledigt haben.",
+		"prefs.request_access":  "Kopie meiner Daten anfordern",
+		"prefs.request_erasure": "Meine Daten löschen",
+		"prefs.request_filed":   "Danke: Ihr Antrag ist bei uns eingegangen. Diese Seite zeigt, wann er erledigt ist.",
+		"prefs.request_error":   "Bitte wählen Sie eine Kopie Ihrer Daten oder ihre Löschung.",
+		"prefs.access.open":     "Sie haben am {filed} eine Kopie Ihrer Daten angefordert: Wir bereiten sie vor.",
+		"prefs.access.done":     "Sie haben am {filed} eine Kopie Ihrer Daten angefordert: Sie wurde Ihnen am {done} geschickt.",
+		"prefs.erasure.open":    "Sie haben am {filed} die Löschung Ihrer Daten verlangt: Wir kümmern uns darum.",
+		"prefs.erasure.done":    "Sie haben am {filed} die Löschung Ihrer Daten verlangt: Sie wurden am {done} gelöscht.",
 	})
 }

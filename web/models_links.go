@@ -1,5 +1,7 @@
 package web
 
+import "time"
+
 // The states a confirmation or withdrawal page shows (LinkView.State).
 const (
 	LinkOpen    = "open"
@@ -28,6 +30,23 @@ type LinkView struct {
 	All     bool
 	// Error is a refused choice's message ("" none).
 	Error string
+	// DataRequests: the preference page offers "send me a copy" and "erase my data";
+	// Requests are the person's requests in words, Filed whether one was filed just now.
+	DataRequests bool
+	Requests     []PersonRequest
+	Filed        bool
+}
+
+// PersonRequest is one of the person's data-subject requests as their page says it.
+type PersonRequest struct{ Kind, Status, Text string }
+
+// RequestLine says a request in the page's language: what was asked, when, and when done.
+func RequestLine(lang, kind, status string, filed time.Time, done *time.Time) PersonRequest {
+	d := ""
+	if done != nil {
+		d = LongDate(lang, *done)
+	}
+	return PersonRequest{Kind: kind, Status: status, Text: MsgWith(lang, "prefs."+kind+"."+status, "filed", LongDate(lang, filed), "done", d)}
 }
 
 // PreferenceForm is a form on the preference page: its id (the choice posted) and its name.

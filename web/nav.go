@@ -13,6 +13,7 @@ const (
 	NavTenants     = "tenants"
 	NavStaff       = "staff"
 	NavExpiring    = "expiring"
+	NavRequests    = "requests"
 )
 
 // NavCatalogue returns every navigation entry of the admin UI in display order, none active.
@@ -24,6 +25,7 @@ func NavCatalogue() []NavItem {
 		{Key: NavSubmissions, Label: "Submissions", Href: PathSubmissions},
 		{Key: NavAnonymise, Label: "Anonymise", Href: PathAnonymise},
 		{Key: NavUnsubscribe, Label: "Unsubscribe", Href: PathUnsubscribe},
+		{Key: NavRequests, Label: "Requests", Href: PathRequests},
 		{Key: NavExpiring, Label: "Re-permission", Href: PathExpiring},
 		{Key: NavKeys, Label: "API keys", Href: PathKeys},
 		{Key: NavWebhooks, Label: "Webhooks", Href: PathWebhooks},

@@ -31,7 +31,7 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 		Hasher: tenants.NewHasher(keys.HMAC), Now: time.Now, Rights: store.Records, Audit: store.Audit, Texts: texts,
 		Observer: m, Bulk: store.Bulk, SMS: store.SMS, FormList: store.Forms, Staff: store.Staff,
 		PersonLinks: &links.Links{Signer: links.NewSigner(keys.HMAC), PublicURL: urls.links}, SpentTokens: store.SpentTokens, Outbox: store.Outbox,
-		WebhookDiag: &ops.WebhookDiagnostics{Repo: store.WebhookDiag, Now: time.Now}})
+		SubjectRequests: store.SubjectRequests, WebhookDiag: &ops.WebhookDiagnostics{Repo: store.WebhookDiag, Now: time.Now}})
 	purgeForm := func(tenantID, formID string) { forms.Purge(tenantID, formID); texts.Purge(tenantID, formID) }
 	a := api.NewServer(api.Deps{Keys: apiKeys, Tenants: tens, Forms: forms, Records: store.Records, Tokens: store.Tokens,
 		Intake: cases.Intake, Persons: cases.Persons, Rights: cases.Rights, Links: cases.Core, Confirmations: cases.Pages, Observer: m,
@@ -46,7 +46,7 @@ func build(store tenants.Stores, keys secrets, ring *keyring, proxies []netip.Pr
 	app := newApp(a, pages.Deps{TrustedProxies: proxies, Logger: log, Now: time.Now, Links: cases.Pages,
 		Forms: formPagesDeps(store, keys, tens, forms, cases)}, admin.Deps{Store: admin.Store{Tenants: store.Tenants, APIKeys: store.APIKeys, Forms: store.Forms,
 		Staff: store.Staff, Audit: store.Audit, Records: store.Records, Tokens: store.Tokens, Sessions: store.Sessions, Texts: store.Texts,
-		Chains: store.AuditChains, Outbox: store.Outbox, Bulk: store.Bulk, SMS: store.SMS}, Persons: cases.Persons, Bulk: cases.Bulk, Rights: cases.Rights, Observer: m,
+		Chains: store.AuditChains, Outbox: store.Outbox, Bulk: store.Bulk, SMS: store.SMS}, Persons: cases.Persons, Bulk: cases.Bulk, Rights: cases.Rights, Requests: cases.Requests, Observer: m,
 		Provision: provisionOn(store, hooks, ring.SecretsKeys), Diagnostics: cases.WebhookDiag,
 		Enforcer: enf, Logger: log, SessionKeys: ring.SessionKeys, TrustedProxies: proxies, PurgeKey: apiKeys.Purge, PurgeForm: purgeForm, PurgeTenant: tens.Purge, Now: time.Now,
 		PasswordChecks: lim.PasswordChecks, ExportJSON: api.ExportView, PublicURL: urls.links,

@@ -47,6 +47,11 @@ type LinkPage struct {
 	// now); Withdrawn the choices it withdrew just now.
 	Forms     []PreferenceForm
 	Withdrawn []string
+	// Live: the person's record is held, so the preference page may file a data-subject
+	// request; Requests are the person's requests, newest first, Filed the kind filed just now.
+	Live     bool
+	Requests []tenants.SubjectRequest
+	Filed    string
 }
 
 // ConfirmLink says what the confirmation link token would do, changing nothing (GET).
@@ -223,7 +228,7 @@ func (s *LinkPages) withdrawable(ctx context.Context, token string) (links.Claim
 		return claims, rec, page, err
 	}
 	if rec.PublicID != "" && rec.AnonymisedAt == nil && (s.ownIdentity(ctx, rec) != Identity{}) {
-		page.State = LinkOpen
+		page.State, page.Live = LinkOpen, true
 	}
 	return claims, rec, page, nil
 }

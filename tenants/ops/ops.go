@@ -63,6 +63,9 @@ type Config struct {
 	SpentTokens tenants.SpentTokenRepo
 	// Outbox holds the mail endpoint's deliveries, which a resend makes due again (resend.go).
 	Outbox tenants.OutboxRepo
+	// SubjectRequests keeps the data-subject requests of the preference page
+	// (subjectrequests.go).
+	SubjectRequests tenants.SubjectRequestRepo
 }
 
 // Cases are the case families, each a type of its own with what it needs; a face takes the
@@ -82,6 +85,8 @@ type Cases struct {
 	Pages *LinkPages
 	// Bulk is the four-eyes bulk erasure.
 	Bulk *Bulk
+	// Requests are the staff's cases of data-subject requests.
+	Requests *Requests
 	// WebhookDiag records inbound webhook deliveries (nil: none recorded).
 	WebhookDiag *WebhookDiagnostics
 }
@@ -91,11 +96,13 @@ func New(c Config) Cases {
 	core := &Core{Tenants: c.Tenants, Records: c.Records, Forms: c.Forms, Writer: c.Writer, Hasher: c.Hasher, Now: c.Now,
 		Observer: c.Observer, Audit: c.Audit, Texts: c.Texts, PersonLinks: c.PersonLinks, FormCache: c.IntakeForms}
 	persons := &Persons{Core: core, SMS: c.SMS, FormList: c.FormList}
+	rights := &Rights{Core: core, Rights: c.Rights, Outbox: c.Outbox}
 	return Cases{Core: core,
 		Intake:      &Intake{Core: core, IntakeForms: c.IntakeForms},
 		Persons:     persons,
-		Rights:      &Rights{Core: core, Rights: c.Rights, Outbox: c.Outbox},
-		Pages:       &LinkPages{Core: core, SpentTokens: c.SpentTokens, Outbox: c.Outbox},
+		Rights:      rights,
+		Pages:       &LinkPages{Core: core, SpentTokens: c.SpentTokens, Outbox: c.Outbox, Requests: c.SubjectRequests},
+		Requests:    &Requests{Core: core, Requests: c.SubjectRequests, Rights: rights, Persons: persons},
 		Bulk:        &Bulk{Core: core, Bulk: c.Bulk, Staff: c.Staff, Persons: persons},
 		WebhookDiag: c.WebhookDiag}
 }
@@ -150,6 +157,8 @@ type LinkPages struct {
 	*Core
 	SpentTokens tenants.SpentTokenRepo
 	Outbox      tenants.OutboxRepo
+	// Requests keeps the data-subject requests the preference page files (nil: none filed).
+	Requests tenants.SubjectRequestRepo
 }
 
 // Bulk is the four-eyes bulk erasure: preview, request, decision, and what its job runs.

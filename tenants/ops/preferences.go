@@ -38,10 +38,13 @@ type PreferenceForm struct{ ID, Name string }
 // changes nothing). An erased or unknown person has nothing (LinkNothing).
 func (s *LinkPages) Preferences(ctx context.Context, token string) (LinkPage, error) {
 	_, rec, page, err := s.withdrawable(ctx, token)
-	if err != nil || page.State != LinkOpen {
+	if err != nil {
 		return page, err
 	}
-	return s.preferenceItems(ctx, rec, page)
+	if page.State != LinkOpen {
+		return s.withRequests(ctx, rec, page)
+	}
+	return s.preferencePage(ctx, rec, page)
 }
 
 // WithdrawChoice withdraws what the person chose on their preference page — a channel, a
@@ -90,7 +93,7 @@ func (s *LinkPages) WithdrawChoice(ctx context.Context, token, choice, requestID
 			return page, err
 		}
 	}
-	done, err := s.preferenceItems(ctx, rec, page)
+	done, err := s.preferencePage(ctx, rec, page)
 	done.State, done.Withdrawn = LinkDone, []string{choice}
 	return done, err
 }
@@ -107,7 +110,7 @@ func (s *LinkPages) OneClick(ctx context.Context, token, requestID string) (Link
 	if _, err := s.RevokeContact(ctx, claims.TenantID, ActorSubject, viaOneClick, requestID, []Identity{s.ownIdentity(ctx, rec)}, Channels{Email: true}); err != nil {
 		return page, err
 	}
-	done, err := s.preferenceItems(ctx, rec, page)
+	done, err := s.preferencePage(ctx, rec, page)
 	done.State, done.Withdrawn = LinkDone, []string{ChoiceEmail}
 	return done, err
 }
