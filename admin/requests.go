@@ -42,7 +42,7 @@ func requestItem(r tenants.SubjectRequest, names map[string]string, mayExport, m
 	open := r.Status == tenants.SubjectRequestOpen
 	return web.RequestItem{ID: r.ID, Kind: r.Kind, Status: r.Status, Source: r.Source, Subject: r.Subject,
 		RecordPath: web.RecordPath(string(r.RecordKind), r.RecordID), FiledAt: r.FiledAt, DoneBy: done, DoneAt: r.DoneAt,
-		CanExport: open && mayExport && r.Kind == tenants.SubjectRequestAccess,
+		CanExport:   open && mayExport && r.Kind == tenants.SubjectRequestAccess,
 		CanComplete: open && mayErase}
 }
 

@@ -12,9 +12,9 @@ import (
 )
 
 // SubjectRequests keeps data-subject requests, one document each. openKey holds the person
-// and kind while a request is open and its own id once done, under a unique index that begins
-// with the tenant (the shard key), so that two filings at once store one request; closing is a
-// single-document update whose filter holds the condition.
+// and kind while a request is open and its own id once done, under a unique index with the
+// tenant (the collection is small and stays unsharded), so that two filings at once store one
+// request; closing is a single-document update whose filter holds the condition.
 type SubjectRequests struct{ c *mongo.Collection }
 
 var _ tenants.SubjectRequestRepo = (*SubjectRequests)(nil)

@@ -10,8 +10,10 @@ const PathRequests = "/admin/requests"
 
 // RequestExportPath is where an access request's "Download the copy" posts; RequestCompletePath
 // where "Mark as sent" or "Erase now" posts.
-func RequestExportPath(id string) string   { return PathRequests + "/" + url.PathEscape(id) + "/export" }
-func RequestCompletePath(id string) string { return PathRequests + "/" + url.PathEscape(id) + "/complete" }
+func RequestExportPath(id string) string { return PathRequests + "/" + url.PathEscape(id) + "/export" }
+func RequestCompletePath(id string) string {
+	return PathRequests + "/" + url.PathEscape(id) + "/complete"
+}
 
 // RequestItem is one data-subject request as listed: the person by keyed hash only.
 type RequestItem struct {

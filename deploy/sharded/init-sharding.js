@@ -3,7 +3,7 @@
 // grows with a tenant's data on {tenantId: 1, _id: "hashed"} (docs/SCALING.md#shard-keys).
 // The small collections (tenants, apikeys, forms, staff, webhooktokens, sessions,
 // auditverifications, webhookdiag, webhookdays, webhookendpoints, bulkerasures, leases, storemeta,
-// consenttexts, smssecrets, smsmessages, spentchallenges)
+// consenttexts, smssecrets, smsmessages, spentchallenges, subjectrequests)
 // stay unsharded on the database's primary shard. The service creates its secondary indexes itself at start.
 const dbName = process.env.MONGODB_DATABASE || "consentforms";
 const config = db.getSiblingDB("config");
